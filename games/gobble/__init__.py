@@ -1,0 +1,38 @@
+"""Tantrix Gobble: the tile set, the placement rules, Gobble Solitaire (specs/gobble.md)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim.core.registry import GameSpec
+
+_HERE = Path(__file__).resolve().parent
+
+
+def _solitaire_rules():
+    from .rules import SolitaireRules
+    return SolitaireRules()
+
+
+def _solitaire_scene(app, match, **opts):
+    from .view import SolitaireScene
+    return SolitaireScene(app, match, **opts)
+
+
+def _agent(name):
+    def make(seed=0):
+        from . import ai
+        return ai.make_solitaire_agent(name, seed)
+    return make
+
+
+SOLITAIRE = GameSpec(
+    name="gobble-solitaire",
+    title="Gobble Solitaire",
+    summary="Tantrix tiles, one at a time: join each to the Tantrix and end with no penalty stack.",
+    make_rules=_solitaire_rules,
+    make_scene=_solitaire_scene,
+    rules_text=_HERE / "rules.md",
+    agents={"greedy": _agent("greedy"), "random": _agent("random")},
+    default_agent="greedy",
+    players="1",
+)

@@ -1,0 +1,171 @@
+"""``Match``: one game in progress: rules + config + seed + an append-only action log.
+
+specs/DESIGN.md "Core interface": chance is a player whose outcomes the match samples with its own
+seeded RNG and logs like any other action, so ``(config, seed, log)`` replays exactly. Undo follows
+Board Game Arena's policy: it never crosses another player's action or a chance/physics outcome, and
+real-time games have none; redo re-applies what was undone.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from .rules import CHANCE, PHYSICS, Action, Event, IllegalAction, Rules
+
+Listener = Callable[["Match", list[Event]], None]
+
+
+class Entry(dict):
+    """One log entry: ``{"p": player, "a": action}`` plus ``"t"`` (match time in s) for real-time games."""
+
+
+class Match:
+    """A game in progress.
+
+    ``log[:cursor]`` are the applied actions; ``log[cursor:]`` is the redo tail (dropped as soon as a
+    new action is submitted). ``states[i]`` is the state after ``log[:i]``.
+    Raises :class:`IllegalAction` from :meth:`submit` for an illegal action, leaving the match unchanged.
+    """
+
+    def __init__(self, rules: Rules, config: dict[str, Any] | None = None, seed: int = 0,
+                 resolve_chance: bool = True):
+        self.rules = rules
+        self.config = rules.validate_config(dict(config) if config else rules.default_config())
+        self.seed = int(seed)
+        self.log: list[Entry] = []
+        self.states: list[Any] = [rules.initial_state(self.config)]
+        self.cursor = 0
+        self.time = 0.0
+        self.listeners: list[Listener] = []
+        self.auto_chance = resolve_chance
+        if resolve_chance:
+            self._notify(self.resolve_chance())
+
+    # ------------------------------------------------------------------ state
+    @property
+    def state(self) -> Any:
+        return self.states[self.cursor]
+
+    def is_over(self) -> bool:
+        return self.rules.is_terminal(self.state)
+
+    def outcome(self) -> dict[str, Any]:
+        return self.rules.outcome(self.state)
+
+    def active_players(self) -> list[int]:
+        return self.rules.active_players(self.state)
+
+    # ---------------------------------------------------------------- actions
+    def _apply(self, player: int, action: Action) -> list[Event]:
+        state, events = self.rules.apply(self.state, player, action)
+        entry = Entry(p=player, a=action)
+        if self.rules.info.realtime:
+            entry["t"] = round(self.time, 6)
+        del self.log[self.cursor:]
+        del self.states[self.cursor + 1:]
+        self.log.append(entry)
+        self.states.append(state)
+        self.cursor += 1
+        return events
+
+    def submit(self, player: int, action: Action) -> list[Event]:
+        """Apply ``action`` by ``player`` after checking it, then resolve any chance nodes.
+
+        Returns the events (the action's, then chance's). Raises :class:`IllegalAction` if it is not
+        legal now (for example a cell that an earlier action just took).
+        """
+        if player == CHANCE:
+            raise IllegalAction("chance actions are made by the match itself")
+        if player not in self.rules.active_players(self.state):
+            raise IllegalAction(f"player {player} may not act now")
+        self.rules.check(self.state, player, action)
+        events = self._apply(player, action)
+        if self.auto_chance:
+            events += self.resolve_chance()
+        self._notify(events)
+        return events
+
+    def chance_rng(self) -> random.Random:
+        """RNG for the chance action at the current log position: seeded by (seed, position), so a
+        resumed or undone match draws the same outcome at the same place."""
+        return random.Random(f"{self.seed}/{self.cursor}")
+
+    def resolve_chance(self) -> list[Event]:
+        """Sample and apply chance outcomes while the current node is a chance node."""
+        events: list[Event] = []
+        while self.rules.active_players(self.state) == [CHANCE]:
+            outcomes = self.rules.chance_outcomes(self.state)
+            rng = self.chance_rng()
+            x = rng.random()
+            acc = 0.0
+            choice = outcomes[-1][0]
+            for action, p in outcomes:
+                acc += p
+                if x < acc:
+                    choice = action
+                    break
+            events += self._apply(CHANCE, choice)
+        return events
+
+    def replay_entry(self, player: int, action: Action, t: float | None = None) -> list[Event]:
+        """Apply a logged entry (chance included) after checking it; used when loading a record."""
+        if player == CHANCE:
+            if self.rules.active_players(self.state) != [CHANCE]:
+                raise IllegalAction("a chance outcome where no chance event is due")
+            if not any(a == action for a, _p in self.rules.chance_outcomes(self.state)):
+                raise IllegalAction(f"impossible chance outcome {action}")
+        else:
+            if player not in self.rules.active_players(self.state):
+                raise IllegalAction(f"player {player} may not act now")
+            self.rules.check(self.state, player, action)
+        if t is not None:
+            self.time = float(t)
+        return self._apply(player, action)
+
+    # ------------------------------------------------------------------- undo
+    def can_undo(self, player: int | None = None) -> bool:
+        """Whether the last applied action may be taken back (by ``player`` if given)."""
+        if self.rules.info.realtime or self.cursor == 0:
+            return False
+        last = self.log[self.cursor - 1]
+        p = last["p"]
+        if p in (CHANCE, PHYSICS):
+            return False
+        if player is not None and p != player:
+            return False
+        return bool(self.rules.undoable(self.states[self.cursor - 1], p, last["a"]))
+
+    def undo(self, player: int | None = None) -> bool:
+        """Take back the last action if the policy allows; returns whether it did."""
+        if not self.can_undo(player):
+            return False
+        self.cursor -= 1
+        self._notify([{"e": "undo"}])
+        return True
+
+    def can_redo(self) -> bool:
+        return self.cursor < len(self.log)
+
+    def redo(self) -> bool:
+        """Re-apply the next undone action and the chance outcomes that followed it."""
+        if not self.can_redo():
+            return False
+        self.cursor += 1
+        while self.cursor < len(self.log) and self.log[self.cursor]["p"] == CHANCE:
+            self.cursor += 1
+        self._notify([{"e": "redo"}])
+        return True
+
+    def seek(self, n: int) -> None:
+        """Review: show the state after ``n`` log entries (0 <= n <= len(log)); no policy applies."""
+        self.cursor = max(0, min(len(self.log), int(n)))
+        self._notify([{"e": "seek"}])
+
+    # -------------------------------------------------------------- listeners
+    def _notify(self, events: list[Event]) -> None:
+        for fn in list(self.listeners):
+            fn(self, events)
+
+    def applied(self) -> list[Entry]:
+        """The applied part of the log."""
+        return self.log[: self.cursor]

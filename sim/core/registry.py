@@ -1,0 +1,56 @@
+"""The explicit table of games: name -> where its ``GameSpec`` lives (no folder scanning).
+
+A ``GameSpec`` is found lazily by importing the module named in ``GAMES``, so listing games never
+imports pygame; a game's view is built through ``make_scene`` only by the app.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+
+class UnknownGame(KeyError):
+    def __str__(self) -> str:  # KeyError quotes its argument; give a readable line instead
+        return str(self.args[0]) if self.args else "unknown game"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the app needs to offer a game.
+
+    ``make_rules()`` -> a Rules object; ``make_scene(app, match, **opts)`` -> the game's Scene (imports
+    pygame); ``agents`` maps bot names to factories ``(seed) -> Agent``; ``rules_text`` is the path of the
+    in-app rules (``games/<g>/rules.md``).
+    """
+
+    name: str
+    title: str
+    summary: str
+    make_rules: Callable[[], Any]
+    make_scene: Callable[..., Any]
+    rules_text: Path
+    agents: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    default_agent: str = ""
+    players: str = "1"
+
+
+#: name -> "module:attribute" of its GameSpec. Only playable games are listed.
+GAMES: dict[str, str] = {
+    "gobble-solitaire": "games.gobble:SOLITAIRE",
+}
+
+
+def game_names() -> list[str]:
+    return list(GAMES)
+
+
+def get_spec(name: str) -> GameSpec:
+    """The spec of game ``name``; raises :class:`UnknownGame` naming the known games."""
+    try:
+        target = GAMES[name]
+    except KeyError:
+        raise UnknownGame(f"unknown game {name!r} (known: {', '.join(GAMES)})") from None
+    mod, attr = target.split(":")
+    return getattr(importlib.import_module(mod), attr)
