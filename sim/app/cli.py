@@ -1,0 +1,239 @@
+"""The ``playtable`` command (specs/DESIGN.md "CLI").
+
+::
+
+    playtable [--headless] [--frames N] [--screenshot PATH]            launcher
+    playtable [--headless ...] play GAME [--seed S]                     start a game
+    playtable selfplay GAME --games N --seed S [--bot NAME] [--json]    headless bot games
+    playtable replay FILE [--headless]                                  replay a saved record
+    playtable bench                                                     print speed figures
+
+Bad input (unknown game, bad flag, unreadable or illegal record) prints one line on stderr and exits
+with status 2; nothing is written.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Any, Sequence
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one clear line, no usage dump
+        raise UsageError(message)
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return v
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="playtable", description="Playtable: table games with real rules and opponents.")
+    p.add_argument("--headless", action="store_true", help="run without a window (dummy video driver)")
+    p.add_argument("--frames", type=_positive, help="stop after N frames")
+    p.add_argument("--screenshot", metavar="PATH", help="save the last frame as PNG")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    play = sub.add_parser("play", help="start a game")
+    play.add_argument("game")
+    play.add_argument("--seed", type=_int)
+
+    sp = sub.add_parser("selfplay", help="bots play whole games headless")
+    sp.add_argument("game")
+    sp.add_argument("--games", type=_positive, default=10)
+    sp.add_argument("--seed", type=_int, default=0)
+    sp.add_argument("--bot", default=None, help="bot name (default: the game's best)")
+    sp.add_argument("--baseline", default="random",
+                    help="bot to compare with over the same seeds ('none' to skip)")
+    sp.add_argument("--json", action="store_true", help="one JSON line per game and a summary line")
+
+    rp = sub.add_parser("replay", help="replay a saved match record")
+    rp.add_argument("file")
+    rp.add_argument("--headless", action="store_true", dest="replay_headless")
+
+    sub.add_parser("bench", help="print speed figures")
+    return p
+
+
+# ---------------------------------------------------------------- selfplay
+def play_bot_game(spec: Any, bot_name: str, seed: int):
+    """Play one whole game of ``spec`` with bot ``bot_name`` from ``seed``; returns the Match."""
+    from sim.core.match import Match
+
+    rules = spec.make_rules()
+    match = Match(rules, None, seed)
+    agent = spec.agents[bot_name](seed)
+    guard = 0
+    while not match.is_over():
+        players = match.active_players()
+        match.submit(players[0], agent.select_action(rules, match.state, players[0]))
+        guard += 1
+        if guard > 100000:
+            raise RuntimeError("bot game did not end")
+    return match
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from sim.core.record import to_record
+    from sim.core.registry import get_spec
+
+    spec = get_spec(args.game)
+    bot = args.bot or spec.default_agent
+    if bot not in spec.agents:
+        raise UsageError(f"unknown bot {bot!r} for {spec.name} (known: {', '.join(spec.agents)})")
+    baseline = None if args.baseline == "none" else args.baseline
+    if baseline is not None and baseline not in spec.agents:
+        raise UsageError(f"unknown baseline bot {baseline!r} (known: {', '.join(spec.agents)}, none)")
+    out = sys.stdout
+    results = []
+    t0 = time.perf_counter()
+    for i in range(args.games):
+        seed = args.seed + i
+        m = play_bot_game(spec, bot, seed)
+        res = m.outcome()
+        results.append(res)
+        if args.json:
+            line = {"game": spec.name, "seed": seed, "bot": bot, "result": res, "record": to_record(m)}
+            out.write(json.dumps(line, separators=(",", ":")) + "\n")
+        else:
+            out.write(f"game {i + 1}/{args.games} seed {seed}: {_describe(res)}\n")
+        out.flush()
+    elapsed = time.perf_counter() - t0
+    summary = {"summary": True, "game": spec.name, "bot": bot, "games": args.games,
+               "first_seed": args.seed, **_aggregate(results),
+               "games_per_second": round(args.games / elapsed, 2) if elapsed > 0 else None}
+    if baseline is not None and baseline != bot:
+        base = [play_bot_game(spec, baseline, args.seed + i).outcome() for i in range(args.games)]
+        summary["baseline"] = {"bot": baseline, **_aggregate(base)}
+    if args.json:
+        out.write(json.dumps(summary, separators=(",", ":")) + "\n")
+    else:
+        out.write(_summary_text(summary) + "\n")
+    return 0
+
+
+def _aggregate(results: list[dict]) -> dict:
+    n = len(results)
+    agg: dict[str, Any] = {}
+    if n and "win" in results[0]:
+        agg["win_rate"] = round(sum(1 for r in results if r["win"]) / n, 4)
+    if n and "penalty" in results[0]:
+        agg["mean_penalty"] = round(sum(r["penalty"] for r in results) / n, 4)
+    if n and "gobbles" in results[0]:
+        agg["mean_gobbles"] = round(sum(r["gobbles"] + r.get("double_gobbles", 0) for r in results) / n, 3)
+    return agg
+
+
+def _describe(res: dict) -> str:
+    if "penalty" in res:
+        return ("win" if res.get("win") else "loss") + f", penalty {res['penalty']}, gobbles {res.get('gobbles', 0)}"
+    return json.dumps(res)
+
+
+def _summary_text(s: dict) -> str:
+    parts = [f"{s['games']} games of {s['game']} by {s['bot']}"]
+    if "win_rate" in s:
+        parts.append(f"win rate {s['win_rate']:.1%}")
+    if "mean_penalty" in s:
+        parts.append(f"mean penalty {s['mean_penalty']:.3f}")
+    parts.append(f"{s['games_per_second']} games/s")
+    text = ", ".join(parts)
+    if "baseline" in s:
+        b = s["baseline"]
+        text += f"; baseline {b['bot']}: win rate {b.get('win_rate', 0):.1%}, mean penalty {b.get('mean_penalty', 0):.3f}"
+    return text
+
+
+# ------------------------------------------------------------------ replay
+def cmd_replay(args: argparse.Namespace, headless: bool) -> int:
+    from sim.core.record import RecordError, from_record
+    from sim.core.storage import read_json
+
+    try:
+        data = read_json(args.file)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if isinstance(data, dict) and "record" in data and "format" not in data:
+        data = data["record"]  # a line written by `playtable selfplay --json`
+    try:
+        match = from_record(data)
+    except RecordError as e:
+        raise UsageError(f"{args.file}: {e}") from None
+    if headless:
+        print(json.dumps({"game": match.rules.info.name, "seed": match.seed, "actions": len(match.log),
+                          "over": match.is_over(), "result": match.outcome()}, separators=(",", ":")))
+        return 0
+    from sim.app.main import run_app
+    return run_app(headless=False, frames=None, screenshot=None, replay=match)
+
+
+# -------------------------------------------------------------------- main
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    from sim.core.registry import UnknownGame
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = build_parser().parse_args(argv)
+        headless = bool(args.headless or getattr(args, "replay_headless", False))
+        if args.command == "selfplay":
+            return cmd_selfplay(args)
+        if args.command == "replay":
+            return cmd_replay(args, headless)
+        if args.command == "bench":
+            from sim.app.bench import run_bench
+            return run_bench()
+        game = None
+        seed = None
+        if args.command == "play":
+            from sim.core.registry import UnknownGame, get_spec
+            try:
+                get_spec(args.game)
+            except UnknownGame as e:
+                raise UsageError(str(e)) from None
+            game, seed = args.game, args.seed
+        if (args.frames or args.screenshot) and not headless and not os.environ.get("DISPLAY") \
+                and not os.environ.get("WAYLAND_DISPLAY"):
+            headless = True
+        from sim.app.main import run_app
+        return run_app(headless=headless, frames=args.frames, screenshot=args.screenshot, game=game, seed=seed)
+    except UsageError as e:
+        print(f"playtable: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except UnknownGame as e:
+        print(f"playtable: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()
