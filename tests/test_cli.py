@@ -1,0 +1,110 @@
+"""The ``playtable`` command: selfplay records, replay, and one-line errors for bad input."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from games.gobble.data import TILE_NUMBERS
+from sim.app import cli
+from sim.core.record import from_record
+
+
+def run_cli(args, capsys):
+    rc = cli.main(args)
+    cap = capsys.readouterr()
+    return rc, cap.out, cap.err
+
+
+def test_selfplay_records_replay_and_conserve_tiles(capsys, tmp_path):
+    rc, out, err = run_cli(["selfplay", "gobble-solitaire", "--games", "8", "--seed", "5", "--json"], capsys)
+    assert rc == 0, err
+    lines = [json.loads(x) for x in out.splitlines()]
+    games, summary = lines[:-1], lines[-1]
+    assert len(games) == 8 and summary["summary"] is True
+    for g in games:
+        m = from_record(g["record"])
+        assert m.is_over()
+        # every state along the way accounts for all 56 tiles exactly once
+        for st in m.states:
+            assert m.rules.invariants(st) == []
+        s = m.state
+        on_table = [n for n, _ in s.board.tiles.values()]
+        assert sorted(on_table + list(s.penalty)) == list(TILE_NUMBERS)
+        assert m.outcome() == g["result"]
+        # the CLI replay prints the same result
+        path = tmp_path / f"g{g['seed']}.json"
+        path.write_text(json.dumps(g["record"]))
+        rc, out2, err2 = run_cli(["replay", str(path), "--headless"], capsys)
+        assert rc == 0, err2
+        assert json.loads(out2)["result"] == g["result"]
+    assert summary["games"] == 8
+    assert summary["mean_penalty"] == pytest.approx(sum(g["result"]["penalty"] for g in games) / 8, abs=1e-3)
+    assert "baseline" in summary and summary["baseline"]["bot"] == "random"
+
+
+def test_greedy_beats_random_over_same_seeds(capsys):
+    rc, out, _ = run_cli(["selfplay", "gobble-solitaire", "--games", "40", "--seed", "100", "--json"], capsys)
+    s = json.loads(out.splitlines()[-1])
+    assert s["mean_penalty"] < s["baseline"]["mean_penalty"]
+    assert s["win_rate"] > s["baseline"]["win_rate"]
+
+
+def test_selfplay_is_deterministic(capsys):
+    _, a, _ = run_cli(["selfplay", "gobble-solitaire", "--games", "2", "--seed", "9", "--json", "--baseline", "none"], capsys)
+    _, b, _ = run_cli(["selfplay", "gobble-solitaire", "--games", "2", "--seed", "9", "--json", "--baseline", "none"], capsys)
+    strip = lambda text: [json.loads(x).get("record") for x in text.splitlines()[:-1]]
+    assert strip(a) == strip(b)
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["play", "no-such-game"], "unknown game"),
+    (["selfplay", "chess", "--games", "1"], "unknown game"),
+    (["selfplay", "gobble-solitaire", "--games", "zero"], "--games"),
+    (["selfplay", "gobble-solitaire", "--games", "1", "--bot", "nobody"], "unknown bot"),
+    (["--frames", "-3"], "--frames"),
+    (["--no-such-flag"], "unrecognized"),
+])
+def test_bad_input_is_one_line_exit_2(args, fragment, capsys):
+    rc, out, err = run_cli(args, capsys)
+    assert rc == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0] and "Traceback" not in err
+
+
+def _a_record(capsys):
+    _, out, _ = run_cli(["selfplay", "gobble-solitaire", "--games", "1", "--seed", "2", "--json"], capsys)
+    return json.loads(out.splitlines()[0])["record"]
+
+
+def test_replay_rejects_bad_files(capsys, tmp_path):
+    rec = _a_record(capsys)
+    cases = {}
+    text = json.dumps(rec)
+    cases["truncated"] = text[: len(text) // 2]
+    tampered = json.loads(text)
+    for row in tampered["actions"]:
+        if row[0] == 0 and row[1]["t"] == "place":
+            row[1]["rot"] = (row[1]["rot"] + 1) % 6 if row[1]["rot"] is not None else 0
+            row[1]["q"] += 5
+            break
+    cases["tampered"] = json.dumps(tampered)
+    foreign = dict(rec, game="tumbleweed-9000")
+    cases["foreign"] = json.dumps(foreign)
+    cases["not_a_record"] = json.dumps({"hello": 1})
+    for name, body in cases.items():
+        p = tmp_path / f"{name}.json"
+        p.write_text(body)
+        rc, out, err = run_cli(["replay", str(p), "--headless"], capsys)
+        assert rc == 2, name
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, (name, err)
+        assert out == ""
+
+
+def test_console_script_reports_errors_without_traceback():
+    proc = subprocess.run([sys.executable, "-m", "sim.app.cli", "play", "nope"], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().startswith("playtable: error: unknown game")
+    assert "Traceback" not in proc.stderr
