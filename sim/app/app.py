@@ -1,0 +1,553 @@
+"""The application: the only owner of the pygame loop (specs/DESIGN.md "App").
+
+One frame = events -> fixed-step updates -> draw -> present:
+
+* **Events.** Window mouse coordinates are mapped to the logical 1280x800 px surface here and only here
+  (:meth:`App.window_to_logical`): ``event.pos`` / ``event.rel`` of mouse events are replaced before any
+  scene sees them; presses, releases and motion in the letterbox are dropped (except a release that ends
+  a press the scenes saw, which is clamped to the picture's edge so no drag is left hanging);
+  MOUSEBUTTONDOWN/UP with ``button >= 4`` (the wheel's duplicate of MOUSEWHEEL) are dropped. Events go to
+  the top scene only (scenes below a dialog never see them). F11 (fullscreen) and F12 (screenshot) are
+  handled by the app before scenes; Esc (back), F1 (rules) and M (mute) after the top scene declined them.
+* **Update.** The top scene's ``update(STEP)`` runs once per whole ``STEP`` (1/60 s) in the accumulated
+  frame time; a frame's time is clamped to ``MAX_FRAME`` (0.25 s) so a slow frame never spirals.
+* **Draw.** The top non-overlay scene, then the overlays above it, onto ``App.surface`` (logical size),
+  which is scaled and letterboxed into the resizable window.
+
+Tests drive the real loop with ``App(headless=True)`` and :meth:`App.step` (given events, fake ``dt``).
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import time as _walltime
+import traceback
+from pathlib import Path
+from typing import Any, Iterable
+
+import pygame
+
+from sim.core import record as _record
+from sim.core.storage import autosave_path, data_dir, load_json_or, write_json_atomic
+
+from . import theme as _theme
+from .audio import Audio
+from .scene import Scene
+
+#: Settings with their defaults (stored in ``data_dir()/settings.json``).
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "palette": _theme.DEFAULT_PALETTE,
+    "sound": True,
+    "fullscreen": False,
+    "symbols": False,
+}
+
+_DEFAULT_SHOT = object()  # F12: save to the default screenshot folder
+_MOUSE_POS_EVENTS = (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
+
+
+def settings_path() -> Path:
+    """The settings file, ``data_dir()/settings.json``."""
+    return data_dir() / "settings.json"
+
+
+def load_settings() -> dict[str, Any]:
+    """Settings from disk merged over :data:`DEFAULT_SETTINGS`; unknown keys and values of the wrong
+    type are ignored, a missing or unreadable file gives the defaults. Never raises for bad content."""
+    raw = load_json_or(settings_path(), {})
+    out = dict(DEFAULT_SETTINGS)
+    if isinstance(raw, dict):
+        for key, default in DEFAULT_SETTINGS.items():
+            val = raw.get(key)
+            if isinstance(default, bool):
+                if isinstance(val, bool):
+                    out[key] = val
+            elif isinstance(val, str) and val in _theme.PALETTES:
+                out[key] = val
+    return out
+
+
+class App:
+    """The pygame-ce application: window, scene stack, services, loop.
+
+    ``headless=True`` forces the dummy video and audio drivers (set before the display starts) and a
+    1280x800 px window, ignores the stored fullscreen setting, and makes :meth:`run` use a fake clock
+    (every frame lasts ``STEP`` s, no sleeping) so headless runs are deterministic.
+
+    Services for scenes: :meth:`push`, :meth:`pop`, :meth:`replace`, :attr:`theme`, :meth:`font`,
+    :attr:`audio`, :attr:`settings`, :meth:`show_rules`, :meth:`to_launcher`, :attr:`time`,
+    :meth:`start_match`.
+    """
+
+    LOGICAL_SIZE = (1280, 800)
+    #: Fixed update step in s.
+    STEP = 1.0 / 60.0
+    #: Longest frame time in s fed to the accumulator (a slower frame is clamped).
+    MAX_FRAME = 0.25
+    CAPTION = "Playtable"
+
+    def __init__(self, headless: bool = False, window_size: tuple[int, int] | None = None):
+        self.headless = bool(headless)
+        if self.headless:
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+            os.environ["SDL_AUDIODRIVER"] = "dummy"
+        pygame.display.init()
+        pygame.font.init()
+        self.settings: dict[str, Any] = load_settings()
+        self.stack: list[Scene] = []
+        self.running = True
+        #: Seconds since start, summed from the frame times given to :meth:`step` (animation only).
+        self.time = 0.0
+        self.frame_count = 0
+        self._acc = 0.0
+        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        self._pressed: set[int] = set()  # mouse buttons whose press reached the scenes
+        self._pending_shot: Any = None  # a Path, _DEFAULT_SHOT or None
+        self._toast: tuple[str, float] | None = None
+        self.last_screenshot: Path | None = None
+        # the match in progress (set by start_match)
+        self.match: Any = None
+        self.current_spec: Any = None
+        self._game_scene: Scene | None = None
+        self._autosave_listener: Any = None
+        self.autosave_error: str | None = None
+
+        pygame.display.set_caption(self.CAPTION)
+        self.surface = pygame.Surface(self.LOGICAL_SIZE)
+        self._scaled: pygame.Surface | None = None
+        if window_size is None:
+            window_size = self.LOGICAL_SIZE if self.headless else self._default_window_size()
+        self._windowed_size = tuple(window_size)
+        self.fullscreen = False
+        if self.settings["fullscreen"] and not self.headless:
+            self._set_mode(True)
+        else:
+            self._set_mode(False)
+        self.audio = Audio(self)
+        self.clock = pygame.time.Clock()
+
+    # ---------------------------------------------------------------- window
+    def _default_window_size(self) -> tuple[int, int]:
+        w, h = self.LOGICAL_SIZE
+        try:
+            dw, dh = pygame.display.get_desktop_sizes()[0]
+        except (pygame.error, IndexError):
+            return (w, h)
+        scale = min(1.0, 0.9 * dw / w, 0.9 * dh / h)
+        return (max(320, int(w * scale)), max(200, int(h * scale)))
+
+    def _set_mode(self, fullscreen: bool) -> None:
+        if fullscreen:
+            self.window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            self.window = pygame.display.set_mode(self._windowed_size, pygame.RESIZABLE)
+        self.fullscreen = fullscreen
+
+    def set_window_size(self, size: tuple[int, int]) -> None:
+        """Resize the (windowed) window to ``size`` px; the picture is re-letterboxed."""
+        self._windowed_size = (int(size[0]), int(size[1]))
+        self._set_mode(False)
+
+    def set_fullscreen(self, on: bool) -> None:
+        """Switch fullscreen on or off and store it in the settings."""
+        on = bool(on)
+        if on != self.fullscreen:
+            if on:
+                surf = pygame.display.get_surface()
+                if surf is not None:
+                    self._windowed_size = surf.get_size()
+            self._set_mode(on)
+        if self.settings.get("fullscreen") != on:
+            self.settings["fullscreen"] = on
+            self.save_settings()
+
+    def toggle_fullscreen(self) -> None:
+        self.set_fullscreen(not self.fullscreen)
+
+    def window_size(self) -> tuple[int, int]:
+        surf = pygame.display.get_surface()
+        return surf.get_size() if surf is not None else self.LOGICAL_SIZE
+
+    def viewport(self) -> pygame.Rect:
+        """Where the logical picture sits in the window, in window px (aspect kept, centred)."""
+        ww, wh = self.window_size()
+        lw, lh = self.LOGICAL_SIZE
+        scale = min(ww / lw, wh / lh)
+        vw, vh = max(1, round(lw * scale)), max(1, round(lh * scale))
+        return pygame.Rect((ww - vw) // 2, (wh - vh) // 2, vw, vh)
+
+    def window_to_logical(self, pos: tuple[float, float], clamp: bool = False) -> tuple[int, int] | None:
+        """Map a window position (px) to logical px; None if it lies in the letterbox (unless
+        ``clamp``, which moves it to the nearest edge of the picture)."""
+        vp = self.viewport()
+        lw, lh = self.LOGICAL_SIZE
+        x = (pos[0] - vp.x) * lw / vp.w
+        y = (pos[1] - vp.y) * lh / vp.h
+        if clamp:
+            x = min(max(x, 0.0), lw - 1.0)
+            y = min(max(y, 0.0), lh - 1.0)
+        elif not (0.0 <= x < lw and 0.0 <= y < lh):
+            return None
+        return (int(x), int(y))
+
+    def logical_to_window(self, pos: tuple[float, float]) -> tuple[int, int]:
+        """Inverse of :meth:`window_to_logical`: the window px showing logical point ``pos``."""
+        vp = self.viewport()
+        lw, lh = self.LOGICAL_SIZE
+        return (int(vp.x + (pos[0] + 0.5) * vp.w / lw), int(vp.y + (pos[1] + 0.5) * vp.h / lh))
+
+    def map_event(self, event: Any) -> Any | None:
+        """The event as scenes must see it (logical ``pos``/``rel``), or None if it is dropped."""
+        et = event.type
+        if et in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and getattr(event, "button", 1) >= 4:
+            return None
+        if et not in _MOUSE_POS_EVENTS:
+            return event
+        d = dict(event.dict)
+        lp = self.window_to_logical(d.get("pos", (0, 0)))
+        if et == pygame.MOUSEBUTTONUP:
+            button = d.get("button", 1)
+            if button in self._pressed:
+                self._pressed.discard(button)
+                if lp is None:
+                    lp = self.window_to_logical(d.get("pos", (0, 0)), clamp=True)
+            elif lp is None:
+                return None
+        elif lp is None:
+            return None
+        elif et == pygame.MOUSEBUTTONDOWN:
+            self._pressed.add(d.get("button", 1))
+        d["pos"] = lp
+        if "rel" in d:
+            vp = self.viewport()
+            lw, lh = self.LOGICAL_SIZE
+            rx, ry = d["rel"]
+            d["rel"] = (round(rx * lw / vp.w), round(ry * lh / vp.h))
+        return pygame.event.Event(et, d)
+
+    # ----------------------------------------------------------------- scenes
+    @property
+    def top(self) -> Scene | None:
+        """The top scene, or None when the stack is empty."""
+        return self.stack[-1] if self.stack else None
+
+    def push(self, scene: Scene) -> Scene:
+        """Put ``scene`` on top of the stack and call its ``on_enter``. Returns the scene."""
+        self.stack.append(scene)
+        scene.on_enter()
+        return scene
+
+    def pop(self) -> Scene | None:
+        """Remove the top scene (calling its ``on_exit``), then call ``on_enter`` of the new top.
+        Returns the removed scene, or None if the stack was empty."""
+        if not self.stack:
+            return None
+        scene = self.stack.pop()
+        self._removed(scene)
+        if self.stack:
+            self.stack[-1].on_enter()
+        return scene
+
+    def replace(self, scene: Scene) -> Scene:
+        """Swap the top scene for ``scene`` (``on_exit`` of the old one, ``on_enter`` of the new)."""
+        if self.stack:
+            self._removed(self.stack.pop())
+        return self.push(scene)
+
+    def to_launcher(self) -> None:
+        """Pop every scene above the bottom one (the launcher)."""
+        if len(self.stack) <= 1:
+            return
+        while len(self.stack) > 1:
+            self._removed(self.stack.pop())
+        self.stack[0].on_enter()
+
+    def quit(self) -> None:
+        """Stop the loop at the end of this frame."""
+        self.running = False
+
+    def _removed(self, scene: Scene) -> None:
+        try:
+            scene.on_exit()
+        finally:
+            if scene is self._game_scene:
+                self._end_match_binding()
+
+    # ------------------------------------------------------------- services
+    @property
+    def theme(self) -> _theme.Palette:
+        """The current palette; ``symbols`` is forced on when the "symbols" setting is on."""
+        pal = _theme.palette(self.settings.get("palette", _theme.DEFAULT_PALETTE))
+        if self.settings.get("symbols") and not pal.symbols:
+            pal = dataclasses.replace(pal, symbols=True)
+        return pal
+
+    def font(self, size: int, bold: bool = False) -> pygame.font.Font:
+        """The bundled DejaVu Sans at ``size`` px (cached); never a system font."""
+        key = (int(size), bool(bold))
+        f = self._fonts.get(key)
+        if f is None:
+            f = pygame.font.Font(str(_theme.FONT_BOLD if bold else _theme.FONT_REGULAR), key[0])
+            self._fonts[key] = f
+        return f
+
+    def save_settings(self) -> None:
+        """Write the settings atomically to ``data_dir()/settings.json``; an OSError is reported on
+        stderr and otherwise ignored (the game goes on with the settings in memory)."""
+        try:
+            write_json_atomic(settings_path(), self.settings)
+        except OSError as e:
+            print(f"playtable: cannot save settings: {e}", file=sys.stderr)
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """Change one setting and persist it. Raises KeyError for an unknown key."""
+        if key not in DEFAULT_SETTINGS:
+            raise KeyError(key)
+        if key == "fullscreen":
+            self.set_fullscreen(bool(value))
+            return
+        self.settings[key] = value
+        self.save_settings()
+
+    def toggle_sound(self) -> None:
+        self.set_setting("sound", not self.settings.get("sound", True))
+        self.toast("Sound on" if self.settings["sound"] else "Sound off")
+
+    def toast(self, text: str, seconds: float = 1.6) -> None:
+        """Show a short message at the bottom of the picture for ``seconds`` s."""
+        self._toast = (text, self.time + seconds)
+
+    def show_rules(self, spec: Any) -> Scene:
+        """Push the rules of ``spec`` (a GameSpec) as an overlay; returns the rules scene."""
+        from .rules_view import RulesScene
+        return self.push(RulesScene(self, spec))
+
+    def screenshot(self, path: str | Path | None = None) -> Path:
+        """Save the logical surface as PNG to ``path`` (default ``data_dir()/screenshots/...``).
+        Raises pygame.error / OSError if the file cannot be written."""
+        if path is None:
+            folder = data_dir() / "screenshots"
+            folder.mkdir(parents=True, exist_ok=True)
+            stamp = _walltime.strftime("%Y%m%d-%H%M%S")
+            n = 0
+            while True:
+                path = folder / f"playtable-{stamp}-{n:02d}.png"
+                if not path.exists():
+                    break
+                n += 1
+        path = Path(path)
+        if path.parent and not path.parent.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.surface, str(path))
+        self.last_screenshot = path
+        return path
+
+    # ---------------------------------------------------------------- matches
+    def start_match(self, spec: Any, match: Any, **scene_opts: Any) -> Scene:
+        """Show ``match`` of game ``spec``: build ``spec.make_scene(self, match, **scene_opts)``, go back
+        to the launcher, push the scene, and autosave the match after every action (atomically, to
+        ``autosave_path()``; deleted once the match is over). The match is saved once at start, so
+        "Resume" always means the latest match; an unreadable old autosave is first renamed to
+        ``autosave-unreadable-<time>.json`` rather than overwritten. Exceptions from ``make_scene``
+        propagate and leave the stack unchanged."""
+        scene = spec.make_scene(self, match, **scene_opts)
+        self.to_launcher()
+        self._end_match_binding()
+        self.match = match
+        self.current_spec = spec
+        self._game_scene = scene
+        self._autosave_listener = self._make_autosave_listener(match)
+        match.listeners.append(self._autosave_listener)
+        self._preserve_unreadable_autosave()
+        self._autosave_listener(match, [])
+        return self.push(scene)
+
+    def _make_autosave_listener(self, match: Any):
+        def autosave(m: Any, events: list) -> None:
+            if m is not self.match:
+                return
+            path = autosave_path()
+            try:
+                if m.is_over():
+                    path.unlink(missing_ok=True)
+                else:
+                    _record.save(m, path)
+            except OSError as e:  # a full disk must not end the game
+                print(f"playtable: autosave failed: {e}", file=sys.stderr)
+        return autosave
+
+    def _preserve_unreadable_autosave(self) -> None:
+        path = autosave_path()
+        if not path.exists():
+            return
+        try:
+            _record.load(path)
+        except _record.RecordError:
+            stamp = _walltime.strftime("%Y%m%d-%H%M%S")
+            try:
+                path.rename(path.with_name(f"autosave-unreadable-{stamp}.json"))
+            except OSError:
+                pass
+
+    def _end_match_binding(self) -> None:
+        if self.match is not None and self._autosave_listener is not None:
+            try:
+                self.match.listeners.remove(self._autosave_listener)
+            except ValueError:
+                pass
+        self.match = None
+        self.current_spec = None
+        self._game_scene = None
+        self._autosave_listener = None
+
+    # ------------------------------------------------------------------ frame
+    def _app_key_before(self, event: Any) -> bool:
+        if event.type != pygame.KEYDOWN:
+            return False
+        if event.key == pygame.K_F11:
+            self.toggle_fullscreen()
+            return True
+        if event.key == pygame.K_F12:
+            if self._pending_shot is None:
+                self._pending_shot = _DEFAULT_SHOT
+            return True
+        return False
+
+    def _app_key_after(self, event: Any) -> None:
+        if event.type != pygame.KEYDOWN:
+            return
+        mods = getattr(event, "mod", 0)
+        if mods & (pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META):
+            return
+        if event.key == pygame.K_ESCAPE:
+            if len(self.stack) > 1:
+                self.pop()
+        elif event.key == pygame.K_F1:
+            spec = self.current_spec
+            if spec is not None and not any(getattr(s, "is_rules", False) for s in self.stack):
+                self.show_rules(spec)
+        elif event.key == pygame.K_m:
+            self.toggle_sound()
+
+    def dispatch(self, event: Any) -> None:
+        """Deliver one raw (window-coordinate) event: app keys, mapping, top scene, fallbacks."""
+        if event.type in (pygame.QUIT, getattr(pygame, "WINDOWCLOSE", -1)):
+            self.quit()
+            return
+        if self._app_key_before(event):
+            return
+        ev = self.map_event(event)
+        if ev is None:
+            return
+        top = self.top
+        consumed = bool(top.handle_event(ev)) if top is not None else False
+        if not consumed:
+            self._app_key_after(ev)
+
+    def step(self, events: Iterable[Any], dt: float) -> bool:
+        """Run exactly one frame: dispatch ``events`` (window coordinates), update with ``dt`` s of
+        elapsed time (clamped to ``MAX_FRAME``, spent in whole ``STEP`` updates of the top scene), draw
+        and present. Returns :attr:`running`."""
+        for event in events:
+            self.dispatch(event)
+            if not self.running:
+                break
+        dt = max(0.0, float(dt))
+        self.time += dt
+        self._acc += min(dt, self.MAX_FRAME)
+        while self._acc >= self.STEP - 1e-9:
+            self._acc -= self.STEP
+            top = self.top
+            if top is not None:
+                top.update(self.STEP)
+        self._acc = max(0.0, self._acc)
+        self.draw()
+        if self._pending_shot is not None:
+            target = self._pending_shot
+            self._pending_shot = None
+            try:
+                saved = self.screenshot(None if target is _DEFAULT_SHOT else target)
+                if target is _DEFAULT_SHOT:
+                    self.toast(f"Screenshot saved: {saved.name}")
+            except (pygame.error, OSError) as e:
+                self.toast(f"Screenshot failed: {e}")
+        self._draw_toast()
+        self.present()
+        self.frame_count += 1
+        return self.running
+
+    def draw(self) -> None:
+        """Draw the top non-overlay scene and the overlays above it onto :attr:`surface`."""
+        self.surface.fill(self.theme.bg)
+        if not self.stack:
+            return
+        base = len(self.stack) - 1
+        while base > 0 and self.stack[base].overlay:
+            base -= 1
+        for scene in self.stack[base:]:
+            scene.draw(self.surface)
+
+    def _draw_toast(self) -> None:
+        if self._toast is None:
+            return
+        text, until = self._toast
+        if self.time >= until:
+            self._toast = None
+            return
+        th = self.theme
+        img = self.font(18).render(text, True, th.text)
+        r = img.get_rect(midbottom=(self.LOGICAL_SIZE[0] // 2, self.LOGICAL_SIZE[1] - 24))
+        box = r.inflate(32, 16)
+        pygame.draw.rect(self.surface, th.panel, box, border_radius=10)
+        pygame.draw.rect(self.surface, th.panel_edge, box, 1, border_radius=10)
+        self.surface.blit(img, r)
+
+    def present(self) -> None:
+        """Scale the logical surface into the window (letterboxed) and flip."""
+        win = pygame.display.get_surface()
+        if win is None:
+            return
+        vp = self.viewport()
+        if vp.size == self.LOGICAL_SIZE and vp.topleft == (0, 0) and win.get_size() == self.LOGICAL_SIZE:
+            win.blit(self.surface, (0, 0))
+        else:
+            win.fill((0, 0, 0))
+            if self._scaled is None or self._scaled.get_size() != vp.size:
+                self._scaled = pygame.Surface(vp.size)
+            pygame.transform.smoothscale(self.surface, vp.size, self._scaled)
+            win.blit(self._scaled, vp.topleft)
+        pygame.display.flip()
+
+    def run(self, frames: int | None = None, screenshot: str | Path | None = None) -> int:
+        """Run the loop until quit, or for ``frames`` frames if given. With ``screenshot``, the last
+        frame (without toasts) is saved there as PNG. Real clock at 60 fps; in headless mode every frame
+        lasts ``STEP`` s without sleeping. Returns the exit code (0)."""
+        n = 0
+        while self.running and (frames is None or n < frames):
+            last = frames is not None and n == frames - 1
+            if last and screenshot is not None:
+                self._pending_shot = Path(screenshot)
+            events = pygame.event.get()
+            if self.headless:
+                dt = self.STEP
+            else:
+                dt = self.clock.tick(60) / 1000.0
+            self.step(events, dt)
+            n += 1
+        if screenshot is not None and (frames is None or n < frames):
+            try:
+                self.screenshot(screenshot)
+            except (pygame.error, OSError) as e:
+                print(f"playtable: cannot save screenshot: {e}", file=sys.stderr)
+        return 0
+
+    def close(self) -> None:
+        """Leave every scene and shut the display and audio down."""
+        while self.stack:
+            try:
+                self._removed(self.stack.pop())
+            except Exception:  # closing must finish
+                traceback.print_exc()
+        self.audio.close()
+        pygame.display.quit()

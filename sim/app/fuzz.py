@@ -1,0 +1,152 @@
+"""Random-input fuzzing of any scene through the real loop (:meth:`App.step`).
+
+``fuzz_scene(app, n_events, seed, check)`` feeds random mouse motion, presses and releases (buttons
+1-3, often as clicks or drags at one spot), wheel notches and trackpad fractions (``precise_y``), and
+key presses from :data:`DEFAULT_KEYS` (rotate q/e, hint h, Ctrl+Z / Ctrl+Y, space, Enter, arrows, Tab,
+digits) into the scene on top of the stack, with frame times between 0 and 0.3 s, and calls ``check()``
+after every frame. Everything is deterministic from ``seed``; exceptions propagate.
+
+Keeping the scene under test on top: Esc and the F-keys are not sent by default (they leave the scene,
+open rules or toggle the window). If the scene itself pushes something (a dialog, the rules), that is
+fuzzed for the frame it appeared in and then popped; if the scene leaves the stack by its own doing
+(e.g. a "Menu" button), it is pushed again. Both are counted in the returned stats.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Sequence
+
+import pygame
+
+#: Keys sent by default, with the modifier they are sent with.
+DEFAULT_KEYS: tuple[tuple[int, int], ...] = (
+    (pygame.K_q, 0), (pygame.K_e, 0), (pygame.K_h, 0),
+    (pygame.K_z, pygame.KMOD_LCTRL), (pygame.K_y, pygame.KMOD_LCTRL), (pygame.K_z, 0),
+    (pygame.K_SPACE, 0), (pygame.K_RETURN, 0),
+    (pygame.K_LEFT, 0), (pygame.K_RIGHT, 0), (pygame.K_UP, 0), (pygame.K_DOWN, 0),
+    (pygame.K_TAB, 0), (pygame.K_1, 0), (pygame.K_2, 0), (pygame.K_r, 0), (pygame.K_n, 0),
+)
+
+_FRAME_TIMES = (1 / 60, 1 / 60, 1 / 60, 1 / 30, 0.0, 0.1, 0.3)
+
+
+def _key_unicode(key: int, mod: int) -> str:
+    if mod & pygame.KMOD_CTRL:
+        return ""
+    name = pygame.key.name(key)
+    return name if len(name) == 1 else (" " if key == pygame.K_SPACE else "")
+
+
+class _Gen:
+    def __init__(self, app: Any, rng: random.Random, keys: Sequence[tuple[int, int]],
+                 hotspots: Callable[[], Sequence[tuple[int, int]]] | None):
+        self.app = app
+        self.rng = rng
+        self.keys = list(keys)
+        self.hotspots = hotspots
+        self.pos = (640, 400)
+        self.held: list[int] = []
+        self.keys_down: list[tuple[int, int]] = []
+
+    def _point(self) -> tuple[int, int]:
+        rng = self.rng
+        w, h = self.app.LOGICAL_SIZE
+        r = rng.random()
+        if r < 0.35:  # stay near the last point (clicks and small drags)
+            x = self.pos[0] + rng.randint(-12, 12)
+            y = self.pos[1] + rng.randint(-12, 12)
+        elif r < 0.6 and self.hotspots is not None:
+            spots = list(self.hotspots())
+            if spots:
+                x, y = rng.choice(spots)
+                x += rng.randint(-6, 6)
+                y += rng.randint(-6, 6)
+            else:
+                x, y = rng.randrange(w), rng.randrange(h)
+        else:
+            x, y = rng.randrange(w), rng.randrange(h)
+        return (min(max(int(x), 0), w - 1), min(max(int(y), 0), h - 1))
+
+    def _win(self, p: tuple[int, int]) -> tuple[int, int]:
+        return self.app.logical_to_window(p)
+
+    def event(self) -> Any:
+        rng = self.rng
+        r = rng.random()
+        if r < 0.38:
+            new = self._point()
+            wp, wo = self._win(new), self._win(self.pos)
+            self.pos = new
+            buttons = tuple(int(b in self.held) for b in (1, 2, 3))
+            return pygame.event.Event(pygame.MOUSEMOTION, pos=wp, rel=(wp[0] - wo[0], wp[1] - wo[1]),
+                                      buttons=buttons, touch=False)
+        if r < 0.62:
+            if self.held and rng.random() < 0.6:
+                b = self.held.pop(rng.randrange(len(self.held)))
+                return pygame.event.Event(pygame.MOUSEBUTTONUP, pos=self._win(self.pos), button=b,
+                                          touch=False)
+            b = rng.choice((1, 1, 1, 1, 2, 3))
+            if rng.random() < 0.5:
+                self.pos = self._point()
+            if b not in self.held:
+                self.held.append(b)
+            return pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=self._win(self.pos), button=b,
+                                      touch=False)
+        if r < 0.74:
+            if rng.random() < 0.6:
+                py = float(rng.choice((-1, 1)))
+            else:
+                py = round(rng.uniform(-1.5, 1.5), 3)
+            return pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=int(py), precise_x=0.0, precise_y=py,
+                                      flipped=False, touch=False, which=0)
+        if self.keys_down and rng.random() < 0.4:
+            key, mod = self.keys_down.pop(rng.randrange(len(self.keys_down)))
+            return pygame.event.Event(pygame.KEYUP, key=key, mod=mod, unicode="", scancode=0)
+        key, mod = rng.choice(self.keys)
+        self.keys_down.append((key, mod))
+        return pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=_key_unicode(key, mod),
+                                  scancode=0)
+
+
+def fuzz_scene(app: Any, n_events: int, seed: int, check: Callable[[], Any] | None = None,
+               events_per_frame: int = 4, keys: Sequence[tuple[int, int]] | None = None,
+               hotspots: Callable[[], Sequence[tuple[int, int]]] | None = None,
+               scene: Any = None) -> dict[str, int]:
+    """Fuzz ``scene`` (default: the app's top scene) with ``n_events`` random events.
+
+    Events are sent in frames of 0..``events_per_frame`` events through ``app.step`` with a random
+    frame time (0..0.3 s); ``check()`` runs after every frame and should raise AssertionError on a
+    broken invariant. ``keys`` replaces :data:`DEFAULT_KEYS` ((key, mod) pairs); ``hotspots()`` may
+    return logical points (px) worth clicking (e.g. button centres), aimed at a quarter of the time.
+    Mouse positions are generated in logical px and converted to window px with
+    ``app.logical_to_window`` so the app's mapping gives them back. Returns counts: frames, events,
+    popped (dialogs the scene opened and the harness closed), repushed. Raises ValueError if there is
+    no scene to fuzz; any exception from the scene propagates.
+    """
+    target = scene if scene is not None else app.top
+    if target is None:
+        raise ValueError("no scene to fuzz")
+    if app.top is not target:
+        app.push(target)
+    rng = random.Random(seed)
+    gen = _Gen(app, rng, keys if keys is not None else DEFAULT_KEYS, hotspots)
+    stats = {"frames": 0, "events": 0, "popped": 0, "repushed": 0}
+    sent = 0
+    while sent < n_events:
+        k = min(n_events - sent, rng.randint(0, max(0, events_per_frame)))
+        events = [gen.event() for _ in range(k)]
+        sent += k
+        app.running = True  # a Quit button pressed by chance must not end the run
+        app.step(events, rng.choice(_FRAME_TIMES))
+        stats["frames"] += 1
+        stats["events"] += k
+        if check is not None:
+            check()
+        if target in app.stack:
+            while app.top is not target:
+                app.pop()
+                stats["popped"] += 1
+        else:
+            app.push(target)
+            stats["repushed"] += 1
+    return stats

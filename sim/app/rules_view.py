@@ -1,0 +1,224 @@
+"""The rules reader: a game's ``rules.md`` shown as a scrollable overlay.
+
+Understands the small markdown subset our rules files use: ``#``/``##``/``###`` headings, paragraphs
+(consecutive lines join), ``- ``/``* `` bullets and ``1. `` numbered items (indented continuation lines
+join the item), ``**bold**``/`` `code` `` markers (shown plain) and ``[text](url)`` links (text shown).
+Scroll with the wheel, Up/Down, PgUp/PgDn, Home/End; Esc, F1, the Close button or a click outside the
+panel closes it.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from .scene import Scene, WheelSteps
+from .widgets import Button, dim_backdrop, wrap_text
+
+_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_NUMBERED = re.compile(r"^(\d+)[.)]\s+(.*)$")
+
+
+def _inline(text: str) -> str:
+    text = _LINK.sub(r"\1", text)
+    return text.replace("**", "").replace("__", "").replace("`", "")
+
+
+def parse_markdown(text: str) -> list[tuple[str, str]]:
+    """Blocks of ``text`` as (kind, text) pairs, kind in "h1", "h2", "h3", "p", "bullet", "num:N"."""
+    blocks: list[tuple[str, str]] = []
+    cur: list[Any] | None = None  # [kind, parts]
+
+    def flush() -> None:
+        nonlocal cur
+        if cur is not None:
+            blocks.append((cur[0], _inline(" ".join(cur[1]).strip())))
+            cur = None
+
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        stripped = line.strip()
+        if not stripped:
+            flush()
+            continue
+        m = re.match(r"^(#{1,6})\s+(.*)$", stripped)
+        if m and not raw.startswith("    "):
+            flush()
+            level = min(3, len(m.group(1)))
+            blocks.append((f"h{level}", _inline(m.group(2).strip().rstrip("#").strip())))
+            continue
+        if stripped.startswith(("- ", "* ", "+ ")):
+            flush()
+            cur = ["bullet", [stripped[2:].strip()]]
+            continue
+        n = _NUMBERED.match(stripped)
+        if n:
+            flush()
+            cur = [f"num:{n.group(1)}", [n.group(2).strip()]]
+            continue
+        if cur is not None and (cur[0] == "p" or raw[:1] in (" ", "\t")):
+            cur[1].append(stripped)
+            continue
+        flush()
+        cur = ["p", [stripped]]
+    flush()
+    return blocks
+
+
+class RulesScene(Scene):
+    """Overlay showing ``spec.rules_text`` (a path) under ``spec.title``. If the file is missing or
+    unreadable the panel shows a one-line message instead."""
+
+    overlay = True
+    is_rules = True
+    PANEL = pygame.Rect(140, 50, 1000, 700)
+    PAD = 36
+
+    def __init__(self, app: Any, spec: Any):
+        super().__init__(app)
+        self.spec = spec
+        self.title = f"{getattr(spec, 'title', 'Game')}: rules"
+        self.scroll = 0.0
+        self.wheel = WheelSteps()
+        self.error: str | None = None
+        try:
+            self.text = Path(spec.rules_text).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError, TypeError, AttributeError) as e:
+            name = Path(str(getattr(spec, "rules_text", "?"))).name
+            self.text = ""
+            self.error = f"The rules text ({name}) could not be read: {e.__class__.__name__}."
+        self.close_button = Button(pygame.Rect(self.PANEL.right - 150, self.PANEL.y + 22, 120, 40),
+                                   "Close", self.close)
+        self.view = pygame.Rect(self.PANEL.x + self.PAD, self.PANEL.y + 84,
+                                self.PANEL.w - 2 * self.PAD - 14, self.PANEL.h - 84 - 28)
+        self._layout: list[tuple[int, bool, tuple[int, int, int] | None, str, int, int]] | None = None
+        self.content_height = 0
+
+    # ------------------------------------------------------------------ layout
+    def layout(self) -> list[tuple[int, bool, Any, str, int, int]]:
+        """Lines as (font size, bold, colour or None=text, text, x offset, y offset) in px; cached."""
+        if self._layout is not None:
+            return self._layout
+        out: list[tuple[int, bool, Any, str, int, int]] = []
+        width = self.view.w
+        y = 0
+        accent = "accent"
+        if self.error:
+            out.append((20, False, "bad", self.error, 0, 0))
+            self._layout = out
+            self.content_height = 30
+            return out
+        for kind, text in parse_markdown(self.text):
+            if kind in ("h1", "h2", "h3"):
+                size = {"h1": 30, "h2": 24, "h3": 20}[kind]
+                if y > 0:
+                    y += {"h1": 18, "h2": 14, "h3": 8}[kind]
+                font = self.app.font(size, True)
+                for line in wrap_text(text, font, width):
+                    out.append((size, True, accent if kind != "h3" else None, line, 0, y))
+                    y += font.get_linesize()
+                y += 8
+                continue
+            size = 19
+            font = self.app.font(size)
+            indent = 0
+            if kind == "bullet" or kind.startswith("num:"):
+                indent = 30
+                marker = "\u2022" if kind == "bullet" else kind[4:] + "."
+                out.append((size, kind != "bullet", "dim", marker, 8, y))
+            lines = wrap_text(text, font, width - indent)
+            for line in lines:
+                out.append((size, False, None, line, indent, y))
+                y += font.get_linesize() + 3
+            y += 10 if kind == "p" else 5
+        self._layout = out
+        self.content_height = y
+        return out
+
+    @property
+    def max_scroll(self) -> float:
+        """Largest scroll offset in px (0 when everything fits)."""
+        self.layout()
+        return float(max(0, self.content_height - self.view.h))
+
+    def scroll_by(self, dy: float) -> None:
+        """Scroll by ``dy`` px (positive = further down the text), clamped."""
+        self.scroll = min(self.max_scroll, max(0.0, self.scroll + dy))
+
+    def close(self) -> None:
+        if self.app.top is self:
+            self.app.pop()
+
+    # ------------------------------------------------------------------ events
+    def handle_event(self, event: Any) -> bool:
+        if self.close_button.handle_event(event):
+            return True
+        et = event.type
+        if et == pygame.MOUSEWHEEL:
+            steps = self.wheel.feed(event)
+            if steps:
+                self.scroll_by(-steps * 3 * 26)
+            return True
+        if et == pygame.MOUSEBUTTONDOWN:
+            if event.button == 1 and not self.PANEL.collidepoint(event.pos):
+                self.close()
+            return True
+        if et in (pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION):
+            return True
+        if et == pygame.KEYDOWN:
+            k = event.key
+            page = self.view.h - 40
+            if k in (pygame.K_ESCAPE, pygame.K_F1):
+                self.close()
+            elif k == pygame.K_UP:
+                self.scroll_by(-40)
+            elif k == pygame.K_DOWN:
+                self.scroll_by(40)
+            elif k == pygame.K_PAGEUP:
+                self.scroll_by(-page)
+            elif k in (pygame.K_PAGEDOWN, pygame.K_SPACE):
+                self.scroll_by(page)
+            elif k == pygame.K_HOME:
+                self.scroll = 0.0
+            elif k == pygame.K_END:
+                self.scroll = self.max_scroll
+            else:
+                return False
+            return True
+        return False
+
+    # -------------------------------------------------------------------- draw
+    def draw(self, surface: pygame.Surface) -> None:
+        app = self.app
+        th = app.theme
+        dim_backdrop(surface, 180)
+        p = self.PANEL
+        pygame.draw.rect(surface, th.panel, p, border_radius=16)
+        pygame.draw.rect(surface, th.panel_edge, p, 1, border_radius=16)
+        title = app.font(28, True).render(self.title, True, th.text)
+        surface.blit(title, (p.x + self.PAD, p.y + 26))
+        pygame.draw.line(surface, th.panel_edge, (p.x + 20, p.y + 74), (p.right - 20, p.y + 74))
+        self.close_button.draw(surface, app)
+        colours = {None: th.text, "accent": th.accent, "dim": th.text_dim, "bad": th.bad}
+        old = surface.get_clip()
+        surface.set_clip(self.view)
+        top = self.view.y - int(self.scroll)
+        for size, bold, colour, text, x, y in self.layout():
+            yy = top + y
+            if yy > self.view.bottom or yy + 40 < self.view.y or not text:
+                continue
+            img = app.font(size, bold).render(text, True, colours.get(colour, th.text))
+            surface.blit(img, (self.view.x + x, yy))
+        surface.set_clip(old)
+        ms = self.max_scroll
+        if ms > 0:
+            track = pygame.Rect(p.right - 26, self.view.y, 6, self.view.h)
+            pygame.draw.rect(surface, th.bg, track, border_radius=3)
+            h = max(30, int(track.h * self.view.h / self.content_height))
+            y = track.y + int((track.h - h) * self.scroll / ms)
+            pygame.draw.rect(surface, th.text_dim, (track.x, y, track.w, h), border_radius=3)
+            hint = app.font(15).render("Wheel / arrows / PgUp PgDn to scroll, Esc to close",
+                                       True, th.text_dim)
+            surface.blit(hint, hint.get_rect(bottomright=(p.right - 36, p.bottom - 6)))

@@ -1,0 +1,307 @@
+"""Small UI pieces shared by every scene: buttons, labels, wrapped text, panels, colour symbols.
+
+Everything works in logical px and takes positions from ``event.pos`` (already mapped by the app);
+nothing here reads ``pygame.mouse.get_pos()``. Drawing takes the app for its theme and fonts.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Sequence
+
+import pygame
+
+RGB = tuple[int, int, int]
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    """Colour ``t`` of the way from ``a`` to ``b`` (0..1)."""
+    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b))  # type: ignore[return-value]
+
+
+class Button:
+    """A clickable button.
+
+    ``rect`` in logical px; ``on_click()`` is called on a left click (press and release inside) or on
+    ``hotkey`` (a pygame key constant) while ``enabled``. ``hover`` follows MOUSEMOTION; ``focused``
+    is set by keyboard navigation (drawn as an outline) and Enter/Space is handled by the owner.
+    ``style`` is "normal", "primary" (accent fill) or "quiet" (no fill until hovered).
+    """
+
+    def __init__(self, rect: Any, label: str, on_click: Callable[[], Any] | None = None,
+                 hotkey: int | None = None, enabled: bool = True, style: str = "normal",
+                 font_size: int = 20, tooltip: str = ""):
+        self.rect = pygame.Rect(rect)
+        self.label = label
+        self.on_click = on_click
+        self.hotkey = hotkey
+        self.enabled = enabled
+        self.style = style
+        self.font_size = font_size
+        self.tooltip = tooltip
+        self.hover = False
+        self.focused = False
+        self.pressed = False
+
+    def click(self) -> bool:
+        """Run ``on_click`` if enabled; returns whether it ran."""
+        if not self.enabled:
+            return False
+        if self.on_click is not None:
+            self.on_click()
+        return True
+
+    def handle_event(self, event: Any) -> bool:
+        """Update hover/press state; returns True if the event was consumed (a press or release on
+        the button, or its hotkey)."""
+        et = event.type
+        if et == pygame.MOUSEMOTION:
+            self.hover = self.rect.collidepoint(event.pos)
+            return False
+        if et == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            if self.rect.collidepoint(event.pos):
+                self.pressed = self.enabled
+                return True
+            return False
+        if et == pygame.MOUSEBUTTONUP and event.button == 1:
+            was = self.pressed
+            self.pressed = False
+            if self.rect.collidepoint(event.pos):
+                self.hover = True
+                if was:
+                    self.click()
+                return True
+            return False
+        if et == pygame.KEYDOWN and self.hotkey is not None and event.key == self.hotkey:
+            mods = getattr(event, "mod", 0)
+            if not mods & (pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META):
+                return self.click()
+        return False
+
+    def draw(self, surface: pygame.Surface, app: Any) -> None:
+        th = app.theme
+        if not self.enabled:
+            fill, edge, fg = th.panel, mix(th.panel, th.panel_edge, 0.5), mix(th.panel, th.text_dim, 0.6)
+        elif self.style == "primary":
+            fill = th.accent
+            if self.hover or self.pressed:
+                fill = mix(th.accent, th.highlight, 0.22)
+            edge, fg = mix(th.accent, th.highlight, 0.4), th.bg
+        else:
+            base = mix(th.panel, th.panel_edge, 0.35)
+            if self.style == "quiet" and not (self.hover or self.focused):
+                base = th.panel
+            fill = mix(base, th.panel_edge, 0.5) if (self.hover or self.pressed) else base
+            edge, fg = th.panel_edge, th.text
+        r = self.rect.move(0, 1) if self.pressed else self.rect
+        pygame.draw.rect(surface, fill, r, border_radius=8)
+        pygame.draw.rect(surface, edge, r, 1, border_radius=8)
+        if self.focused and self.enabled:
+            pygame.draw.rect(surface, th.highlight, r.inflate(6, 6), 2, border_radius=10)
+        font = app.font(self.font_size, bold=True)
+        img = font.render(self.label, True, fg)
+        surface.blit(img, img.get_rect(center=r.center))
+
+
+class Label:
+    """A line of text at ``pos`` (logical px) anchored by ``anchor`` (a pygame.Rect attribute name such
+    as "topleft", "center", "midtop"). ``color`` None = theme text; ``dim`` = theme dimmed text."""
+
+    def __init__(self, text: str, pos: tuple[int, int], size: int = 20, bold: bool = False,
+                 color: RGB | None = None, anchor: str = "topleft", dim: bool = False):
+        self.text = text
+        self.pos = pos
+        self.size = size
+        self.bold = bold
+        self.color = color
+        self.anchor = anchor
+        self.dim = dim
+
+    def draw(self, surface: pygame.Surface, app: Any) -> pygame.Rect:
+        """Draw; returns the rect drawn (px)."""
+        th = app.theme
+        color = self.color or (th.text_dim if self.dim else th.text)
+        img = app.font(self.size, self.bold).render(self.text, True, color)
+        rect = img.get_rect(**{self.anchor: self.pos})
+        surface.blit(img, rect)
+        return rect
+
+
+def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
+    """Split ``text`` into lines no wider than ``width`` px in ``font``; explicit newlines are kept;
+    a single word wider than the line is broken between characters."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        words = para.split()
+        if not words:
+            lines.append("")
+            continue
+        cur = ""
+        for word in words:
+            trial = word if not cur else cur + " " + word
+            if font.size(trial)[0] <= width:
+                cur = trial
+                continue
+            if cur:
+                lines.append(cur)
+                cur = ""
+            while font.size(word)[0] > width and len(word) > 1:
+                cut = len(word) - 1
+                while cut > 1 and font.size(word[:cut])[0] > width:
+                    cut -= 1
+                lines.append(word[:cut])
+                word = word[cut:]
+            cur = word
+        lines.append(cur)
+    return lines
+
+
+def draw_wrapped(surface: pygame.Surface, text: str, font: pygame.font.Font, color: RGB,
+                 rect: Any, line_gap: int = 4) -> int:
+    """Draw ``text`` wrapped to ``rect`` (px), clipped to it; returns the height used in px."""
+    rect = pygame.Rect(rect)
+    y = rect.y
+    step = font.get_linesize() + line_gap
+    old_clip = surface.get_clip()
+    surface.set_clip(rect.clip(old_clip) if old_clip else rect)
+    for line in wrap_text(text, font, rect.w):
+        if line:
+            surface.blit(font.render(line, True, color), (rect.x, y))
+        y += step
+    surface.set_clip(old_clip)
+    return y - rect.y
+
+
+def draw_panel(surface: pygame.Surface, rect: Any, app: Any, title: str | None = None,
+               radius: int = 14, alpha: int = 255) -> pygame.Rect:
+    """A rounded panel in the theme's colours with an optional bold title; returns the content rect
+    (inside the padding and below the title) in px."""
+    th = app.theme
+    rect = pygame.Rect(rect)
+    if alpha >= 255:
+        pygame.draw.rect(surface, th.panel, rect, border_radius=radius)
+    else:
+        tmp = pygame.Surface(rect.size, pygame.SRCALPHA)
+        pygame.draw.rect(tmp, (*th.panel, alpha), tmp.get_rect(), border_radius=radius)
+        surface.blit(tmp, rect)
+    pygame.draw.rect(surface, th.panel_edge, rect, 1, border_radius=radius)
+    inner = rect.inflate(-40, -32)
+    if title:
+        img = app.font(26, bold=True).render(title, True, th.text)
+        surface.blit(img, inner.topleft)
+        cut = img.get_height() + 14
+        inner = pygame.Rect(inner.x, inner.y + cut, inner.w, inner.h - cut)
+    return inner
+
+
+def dim_backdrop(surface: pygame.Surface, alpha: int = 170) -> None:
+    """Darken everything already drawn (for dialogs)."""
+    shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    shade.fill((0, 0, 0, alpha))
+    surface.blit(shade, (0, 0))
+
+
+def draw_symbol(surface: pygame.Surface, shape: str, center: tuple[float, float], size: float,
+                color: RGB, outline: RGB | None = None) -> None:
+    """Draw one of theme.SYMBOLS' shapes ("circle", "triangle", "square", "diamond") centred at
+    ``center`` with radius ``size`` px, filled with ``color`` and an optional outline."""
+    cx, cy = center
+    pts: Sequence[tuple[float, float]]
+    if shape == "circle":
+        pygame.draw.circle(surface, color, (cx, cy), size)
+        if outline:
+            pygame.draw.circle(surface, outline, (cx, cy), size, 1)
+        return
+    if shape == "triangle":
+        pts = [(cx + size * math.cos(math.radians(a)), cy - size * math.sin(math.radians(a)))
+               for a in (90, 210, 330)]
+    elif shape == "square":
+        s = size * 0.8
+        pts = [(cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)]
+    elif shape == "diamond":
+        pts = [(cx, cy - size), (cx + size, cy), (cx, cy + size), (cx - size, cy)]
+    else:
+        raise ValueError(f"unknown symbol shape {shape!r}")
+    pygame.draw.polygon(surface, color, pts)
+    if outline:
+        pygame.draw.polygon(surface, outline, pts, 1)
+
+
+class FocusRing:
+    """Keyboard navigation over a list of buttons: arrows/Tab move the focus, Enter/Space click.
+
+    ``rows`` is a list of rows (lists of buttons); Up/Down move between rows, Left/Right inside one.
+    Disabled buttons are skipped. ``focus`` is (row, col) or None until the first key press.
+    """
+
+    def __init__(self) -> None:
+        self.rows: list[list[Button]] = []
+        self.focus: tuple[int, int] | None = None
+
+    def set_rows(self, rows: list[list[Button]]) -> None:
+        self.rows = [r for r in rows if r]
+        if self.focus is not None:
+            r, c = self.focus
+            if r >= len(self.rows):
+                self.focus = None
+            else:
+                self.focus = (r, min(c, len(self.rows[r]) - 1))
+        self._mark()
+
+    def current(self) -> Button | None:
+        if self.focus is None:
+            return None
+        r, c = self.focus
+        return self.rows[r][c]
+
+    def _mark(self) -> None:
+        cur = self.current()
+        for row in self.rows:
+            for b in row:
+                b.focused = b is cur
+
+    def _flat(self) -> list[tuple[int, int]]:
+        return [(r, c) for r, row in enumerate(self.rows) for c, b in enumerate(row) if b.enabled]
+
+    def handle_event(self, event: Any) -> bool:
+        """Arrows/Tab/Enter/Space; returns True if consumed."""
+        if event.type != pygame.KEYDOWN or not self.rows:
+            return False
+        mods = getattr(event, "mod", 0)
+        if mods & (pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META):
+            return False
+        k = event.key
+        flat = self._flat()
+        if not flat:
+            return False
+        if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            cur = self.current()
+            if cur is None:
+                self.focus = flat[0]
+                self._mark()
+                return True
+            cur.click()
+            return True
+        if k not in (pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_TAB):
+            return False
+        if self.focus is None or self.focus not in flat:
+            self.focus = flat[0]
+        elif k == pygame.K_TAB:
+            i = flat.index(self.focus)
+            back = bool(mods & pygame.KMOD_SHIFT)
+            self.focus = flat[(i + (-1 if back else 1)) % len(flat)]
+        elif k in (pygame.K_LEFT, pygame.K_RIGHT):
+            r, c = self.focus
+            cols = [cc for (rr, cc) in flat if rr == r]
+            i = cols.index(c)
+            i = max(0, min(len(cols) - 1, i + (1 if k == pygame.K_RIGHT else -1)))
+            self.focus = (r, cols[i])
+        else:
+            r, c = self.focus
+            rows = sorted({rr for rr, _ in flat})
+            i = rows.index(r)
+            i = max(0, min(len(rows) - 1, i + (1 if k == pygame.K_DOWN else -1)))
+            nr = rows[i]
+            cols = [cc for (rr, cc) in flat if rr == nr]
+            self.focus = (nr, min(cols, key=lambda cc: abs(cc - c)))
+        self._mark()
+        return True
