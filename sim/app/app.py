@@ -9,8 +9,10 @@ One frame = events -> fixed-step updates -> draw -> present:
   MOUSEBUTTONDOWN/UP with ``button >= 4`` (the wheel's duplicate of MOUSEWHEEL) are dropped. Events go to
   the top scene only (scenes below a dialog never see them). F11 (fullscreen) and F12 (screenshot) are
   handled by the app before scenes; Esc (back), F1 (rules) and M (mute) after the top scene declined them.
-* **Update.** The top scene's ``update(STEP)`` runs once per whole ``STEP`` (1/60 s) in the accumulated
-  frame time; a frame's time is clamped to ``MAX_FRAME`` (0.25 s) so a slow frame never spirals.
+* **Update.** ``update(STEP)`` of every visible scene (the top non-overlay scene and the overlays above
+  it, bottom first) runs once per whole ``STEP`` (1/60 s) in the accumulated frame time; a frame's time
+  is clamped to ``MAX_FRAME`` (0.25 s) so a slow frame never spirals. A scene that must pause under a
+  dialog checks ``app.top is self``.
 * **Draw.** The top non-overlay scene, then the overlays above it, onto ``App.surface`` (logical size),
   which is scaled and letterboxed into the resizable window.
 
@@ -344,23 +346,25 @@ class App:
         return path
 
     # ---------------------------------------------------------------- matches
-    def start_match(self, spec: Any, match: Any, **scene_opts: Any) -> Scene:
+    def start_match(self, spec: Any, match: Any, *, autosave: bool = True, **scene_opts: Any) -> Scene:
         """Show ``match`` of game ``spec``: build ``spec.make_scene(self, match, **scene_opts)``, go back
-        to the launcher, push the scene, and autosave the match after every action (atomically, to
-        ``autosave_path()``; deleted once the match is over). The match is saved once at start, so
-        "Resume" always means the latest match; an unreadable old autosave is first renamed to
-        ``autosave-unreadable-<time>.json`` rather than overwritten. Exceptions from ``make_scene``
-        propagate and leave the stack unchanged."""
+        to the launcher, push the scene, and (``autosave``) save the match after every action
+        (atomically, to ``autosave_path()``; deleted once the match is over). The match is saved once
+        at start, so "Resume" always means the latest match; an unreadable old autosave is first renamed
+        to ``autosave-unreadable-<time>.json`` rather than overwritten. ``autosave=False`` (replays)
+        leaves the autosave alone. Returns the scene. Exceptions from ``make_scene`` propagate and leave
+        the stack unchanged."""
         scene = spec.make_scene(self, match, **scene_opts)
         self.to_launcher()
         self._end_match_binding()
         self.match = match
         self.current_spec = spec
         self._game_scene = scene
-        self._autosave_listener = self._make_autosave_listener(match)
-        match.listeners.append(self._autosave_listener)
-        self._preserve_unreadable_autosave()
-        self._autosave_listener(match, [])
+        if autosave:
+            self._autosave_listener = self._make_autosave_listener(match)
+            match.listeners.append(self._autosave_listener)
+            self._preserve_unreadable_autosave()
+            self._autosave_listener(match, [])
         return self.push(scene)
 
     def _make_autosave_listener(self, match: Any):
@@ -447,8 +451,8 @@ class App:
 
     def step(self, events: Iterable[Any], dt: float) -> bool:
         """Run exactly one frame: dispatch ``events`` (window coordinates), update with ``dt`` s of
-        elapsed time (clamped to ``MAX_FRAME``, spent in whole ``STEP`` updates of the top scene), draw
-        and present. Returns :attr:`running`."""
+        elapsed time (clamped to ``MAX_FRAME``, spent in whole ``STEP`` updates of the visible scenes),
+        draw and present. Returns :attr:`running`."""
         for event in events:
             self.dispatch(event)
             if not self.running:
@@ -458,9 +462,8 @@ class App:
         self._acc += min(dt, self.MAX_FRAME)
         while self._acc >= self.STEP - 1e-9:
             self._acc -= self.STEP
-            top = self.top
-            if top is not None:
-                top.update(self.STEP)
+            for scene in self.visible_scenes():
+                scene.update(self.STEP)
         self._acc = max(0.0, self._acc)
         self.draw()
         if self._pending_shot is not None:
@@ -480,13 +483,17 @@ class App:
     def draw(self) -> None:
         """Draw the top non-overlay scene and the overlays above it onto :attr:`surface`."""
         self.surface.fill(self.theme.bg)
+        for scene in self.visible_scenes():
+            scene.draw(self.surface)
+
+    def visible_scenes(self) -> list[Scene]:
+        """The top non-overlay scene and the overlays above it, bottom first (drawn and updated)."""
         if not self.stack:
-            return
+            return []
         base = len(self.stack) - 1
         while base > 0 and self.stack[base].overlay:
             base -= 1
-        for scene in self.stack[base:]:
-            scene.draw(self.surface)
+        return self.stack[base:]
 
     def _draw_toast(self) -> None:
         if self._toast is None:

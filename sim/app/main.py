@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 
 def random_seed() -> int:
@@ -15,14 +16,16 @@ def random_seed() -> int:
 
 
 def run_app(headless: bool = False, frames: int | None = None, screenshot: str | None = None,
-            game: str | None = None, seed: int | None = None, record_path: str | None = None) -> int:
+            game: str | None = None, seed: int | None = None, record_path: str | None = None,
+            replay: Any = None) -> int:
     """Open the launcher and run the loop; returns the process exit code.
 
     ``headless``: dummy video/audio drivers (no window, no sound), fake clock. ``frames``: stop after
     that many frames (None = until the window closes or Quit). ``screenshot``: save the last frame
     (1280x800 px PNG) there. ``game``: start a new match of that registry name at once, seeded with
     ``seed`` (None = random). ``record_path``: resume the match in that record file instead (checked
-    against ``game`` if both are given).
+    against ``game`` if both are given). ``replay``: a loaded ``Match`` to step through with the replay
+    controls (``sim.app.replay.ReplayScene``) over its game scene; the autosave is left alone.
 
     Exit codes: 0 ok; 2 unknown game or unreadable record (a one-line message goes to stderr).
     """
@@ -38,7 +41,10 @@ def run_app(headless: bool = False, frames: int | None = None, screenshot: str |
     # check the arguments before opening a window
     spec = match = None
     try:
-        if record_path is not None:
+        if replay is not None:
+            match = replay
+            spec = get_spec(match.rules.info.name)
+        elif record_path is not None:
             match = record.load(record_path, expect_game=game)
             spec = get_spec(match.rules.info.name)
         elif game is not None:
@@ -54,7 +60,11 @@ def run_app(headless: bool = False, frames: int | None = None, screenshot: str |
     app = App(headless=headless)
     try:
         app.push(LauncherScene(app))
-        if spec is not None and match is not None:
+        if replay is not None:
+            from .replay import ReplayScene
+            app.start_match(spec, match, autosave=False)
+            app.push(ReplayScene(app, match))
+        elif spec is not None and match is not None:
             app.start_match(spec, match)
         return app.run(frames=frames, screenshot=screenshot)
     finally:
