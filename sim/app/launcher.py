@@ -33,6 +33,9 @@ LIST_BOTTOM = 724
 SIDE_X = 880
 SIDE_W = 320
 
+#: Key hints shown under the side buttons.
+CONTROLS = (("Ctrl+Z / Y", "undo / redo"), ("H", "hint"), ("F1", "rules"), ("Esc", "back to this menu"))
+
 
 class GameEntry:
     """One game in the list: its spec and its buttons (positions set by layout)."""
@@ -112,6 +115,7 @@ class LauncherScene(Scene):
         try:
             match = Match(spec.make_rules(), None, seed)
             self.app.start_match(spec, match)
+            self.message = None
             self.app.audio.play("start")
         except Exception as e:
             self._fail(f"Could not start {spec.title}", e)
@@ -122,6 +126,7 @@ class LauncherScene(Scene):
             return
         try:
             self.app.start_match(self.resume_spec, self.resume_match)
+            self.message = None
             self.app.audio.play("start")
         except Exception as e:
             self._fail("Could not resume", e)
@@ -251,7 +256,7 @@ class LauncherScene(Scene):
         if self.message:
             self._draw_message(surface, self.message)
         foot = app.font(15).render(
-            "Arrows / Tab + Enter to choose    F1 rules    F11 fullscreen    F12 screenshot    M mute",
+            "Arrows / Tab + Enter to choose     F11 fullscreen     F12 screenshot     M mute",
             True, th.text_dim)
         surface.blit(foot, foot.get_rect(midbottom=(w // 2, h - 18)))
 
@@ -305,13 +310,15 @@ class LauncherScene(Scene):
             surface.blit(app.font(22, True).render(self.resume_spec.title, True, th.text), (x, y))
             n = sum(1 for entry in self.resume_match.applied() if entry["p"] >= 0)
             info = f"Unfinished match, {n} {'move' if n == 1 else 'moves'} made."
-            for line in wrap_text(info, app.font(17), p.w - 48)[:2]:
-                y += 30
-                surface.blit(app.font(17).render(line, True, th.text_dim), (x, y))
+            font = app.font(17)
+            y += 34
+            for line in wrap_text(info, font, p.w - 48)[:2]:
+                surface.blit(font.render(line, True, th.text_dim), (x, y))
+                y += font.get_linesize() + 2
             self.resume_button.draw(surface, app)
         elif self.resume_error is not None:
             surface.blit(app.font(20, True).render("Saved match unreadable", True, th.bad), (x, y))
-            y += 32
+            y += 28
             font = app.font(15)
             lines = wrap_text(self.resume_error, font, p.w - 48)
             for line in lines[:6]:
@@ -322,19 +329,39 @@ class LauncherScene(Scene):
         else:
             surface.blit(app.font(20, True).render("No match in progress", True, th.text), (x, y))
             font = app.font(17)
+            y += 34
             for line in wrap_text("Matches are saved after every move; an unfinished one can be "
                                   "resumed here.", font, p.w - 48):
-                y += 28
                 surface.blit(font.render(line, True, th.text_dim), (x, y))
+                y += font.get_linesize() + 2
         self.settings_button.draw(surface, app)
         self.quit_button.draw(surface, app)
+        self._draw_controls(surface, self.quit_button.rect.bottom + 28)
+
+    def _draw_controls(self, surface: pygame.Surface, y: int) -> None:
+        app = self.app
+        th = app.theme
+        surface.blit(app.font(16, True).render("IN A GAME", True, th.text_dim), (SIDE_X, y))
+        y += 28
+        keyfont, textfont = app.font(15, True), app.font(15)
+        for keys, what in CONTROLS:
+            img = keyfont.render(keys, True, th.text)
+            box = pygame.Rect(SIDE_X, y, img.get_width() + 14, 24)
+            pygame.draw.rect(surface, th.panel, box, border_radius=5)
+            pygame.draw.rect(surface, th.panel_edge, box, 1, border_radius=5)
+            surface.blit(img, img.get_rect(center=box.center))
+            surface.blit(textfont.render(what, True, th.text_dim), (SIDE_X + 128, y + 3))
+            y += 28
 
     def _draw_message(self, surface: pygame.Surface, text: str) -> None:
         th = self.app.theme
         font = self.app.font(17)
-        lines = wrap_text(text, font, 1100)[:2]
-        box = pygame.Rect(LEFT, LIST_BOTTOM - 20 - 30 * len(lines), 1280 - 2 * LEFT, 20 + 26 * len(lines))
+        lines = wrap_text(text, font, CARD_W - 32)[:3]
+        h = 20 + 24 * len(lines)
+        top = LIST_TOP + len(self.entries) * (CARD_H + CARD_GAP) + 2 * 22 * min(1, len(self.errors))
+        top = min(top, LIST_BOTTOM - h)
+        box = pygame.Rect(LEFT, top, CARD_W, h)
         pygame.draw.rect(surface, mix(th.panel, th.bad, 0.25), box, border_radius=10)
         pygame.draw.rect(surface, th.bad, box, 1, border_radius=10)
         for i, line in enumerate(lines):
-            surface.blit(font.render(line, True, th.text), (box.x + 16, box.y + 10 + 26 * i))
+            surface.blit(font.render(line, True, th.text), (box.x + 16, box.y + 10 + 24 * i))

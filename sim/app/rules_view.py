@@ -125,9 +125,10 @@ class RulesScene(Scene):
             font = self.app.font(size)
             indent = 0
             if kind == "bullet" or kind.startswith("num:"):
-                indent = 30
+                indent = 36
                 marker = "\u2022" if kind == "bullet" else kind[4:] + "."
-                out.append((size, kind != "bullet", "dim", marker, 8, y))
+                mx = 10 if kind == "bullet" else max(0, 28 - self.app.font(size, True).size(marker)[0])
+                out.append((size, kind != "bullet", "dim", marker, mx, y))
             lines = wrap_text(text, font, width - indent)
             for line in lines:
                 out.append((size, False, None, line, indent, y))

@@ -35,8 +35,8 @@ class SettingsScene(Scene):
         self.toggles: list[tuple[str, str, str, Button]] = []
         rows = [("sound", "Sound effects", "Also toggled by M at any time."),
                 ("fullscreen", "Fullscreen", "Also toggled by F11."),
-                ("symbols", "Colour symbols", "Draw a shape with every colour (always on in the "
-                                              "colour-blind safe and high-contrast palettes).")]
+                ("symbols", "Colour symbols", "A shape with every colour (the two symbol palettes "
+                                              "always show them).")]
         for key, label, note in rows:
             b = Button((PANEL.right - 40 - 120, y, 120, 44), "", lambda k=key: self.toggle(k))
             self.toggles.append((key, label, note, b))
