@@ -532,3 +532,26 @@ def test_fuzz_is_deterministic(solitaire):
             a.close()
     assert run(9) == run(9)
     assert run(9) != run(10)
+
+
+def test_fuzz_real_gobble_scene_keeps_invariants_and_autosave():
+    """The real Gobble Solitaire scene (when built) under random input, through the real loop."""
+    pytest.importorskip("games.gobble.view")
+    spec = registry.get_spec("gobble-solitaire")
+    a = App(headless=True)
+    try:
+        launcher = a.push(LauncherScene(a))
+        scene = a.start_match(spec, Match(spec.make_rules(), None, 21))
+
+        def check():
+            m = scene.match
+            assert m.rules.invariants(m.state) == []
+            assert a.stack[0] is launcher
+            if a.match is m and not m.is_over():
+                assert record.load(autosave_path()).log == m.log
+
+        stats = fuzz_scene(a, 1500, seed=21, check=check)
+        assert stats["events"] == 1500
+        assert a.stack[:1] == [launcher] and scene in a.stack
+    finally:
+        a.close()

@@ -9,7 +9,8 @@ after every frame. Everything is deterministic from ``seed``; exceptions propaga
 Keeping the scene under test on top: Esc and the F-keys are not sent by default (they leave the scene,
 open rules or toggle the window). If the scene itself pushes something (a dialog, the rules), that is
 fuzzed for the frame it appeared in and then popped; if the scene leaves the stack by its own doing
-(e.g. a "Menu" button), it is pushed again. Both are counted in the returned stats.
+(e.g. a "Menu" or "New game" button), whatever replaced it is popped back to the depth the scene had
+and the scene is pushed again. Both are counted in the returned stats.
 """
 from __future__ import annotations
 
@@ -128,6 +129,7 @@ def fuzz_scene(app: Any, n_events: int, seed: int, check: Callable[[], Any] | No
         raise ValueError("no scene to fuzz")
     if app.top is not target:
         app.push(target)
+    depth = len(app.stack) - 1  # scenes below the target
     rng = random.Random(seed)
     gen = _Gen(app, rng, keys if keys is not None else DEFAULT_KEYS, hotspots)
     stats = {"frames": 0, "events": 0, "popped": 0, "repushed": 0}
@@ -147,6 +149,8 @@ def fuzz_scene(app: Any, n_events: int, seed: int, check: Callable[[], Any] | No
                 app.pop()
                 stats["popped"] += 1
         else:
+            while len(app.stack) > depth:
+                app.pop()
             app.push(target)
             stats["repushed"] += 1
     return stats
