@@ -79,7 +79,8 @@ class App:
 
     Services for scenes: :meth:`push`, :meth:`pop`, :meth:`replace`, :attr:`theme`, :meth:`font`,
     :attr:`audio`, :attr:`settings`, :meth:`show_rules`, :meth:`to_launcher`, :attr:`time`,
-    :meth:`start_match`.
+    :meth:`start_match`. Raises ``pygame.error`` if the display cannot be opened (e.g. no display
+    server and ``headless=False``). ``window_size`` (px) overrides the initial windowed size.
     """
 
     LOGICAL_SIZE = (1280, 800)
@@ -113,7 +114,6 @@ class App:
         self.current_spec: Any = None
         self._game_scene: Scene | None = None
         self._autosave_listener: Any = None
-        self.autosave_error: str | None = None
 
         pygame.display.set_caption(self.CAPTION)
         self.surface = pygame.Surface(self.LOGICAL_SIZE)
