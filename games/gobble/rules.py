@@ -155,6 +155,8 @@ class SolitaireRules:
             tile = self.movable_tile(s)
             if tile is None:
                 raise IllegalAction("there is no tile to place now")
+            if not isinstance(action["tile"], int) or isinstance(action["tile"], bool):
+                raise IllegalAction("tile must be a tile number")
             if action["tile"] != tile:
                 raise IllegalAction(f"the tile to place is {tile}, not {action['tile']}")
             rot = action["rot"]
