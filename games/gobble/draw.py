@@ -230,13 +230,18 @@ class Sprite:
 
 
 _CACHE: dict[tuple, Sprite] = {}
-_CACHE_MAX = 3000
+_CACHE_BUDGET = 24_000_000      # pixels (about 96 MB) before the cache starts afresh
+_cache_px = 0
 
 
 def _remember(key, sprite: Sprite) -> Sprite:
-    if len(_CACHE) >= _CACHE_MAX:
+    global _cache_px
+    w, h = sprite.surf.get_size()
+    if _cache_px + w * h > _CACHE_BUDGET:
         _CACHE.clear()
+        _cache_px = 0
     _CACHE[key] = sprite
+    _cache_px += w * h
     return sprite
 
 
@@ -367,4 +372,6 @@ def glow_sprite(s: int, colour, strength: int = 170) -> Sprite:
 
 
 def clear_cache() -> None:
+    global _cache_px
     _CACHE.clear()
+    _cache_px = 0

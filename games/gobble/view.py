@@ -951,12 +951,22 @@ class SolitaireScene(Scene):
                 draw.ghost_sprite(tile, self.rot, self.s, th, sym, 215).blit(surface, x, y)
                 draw.cell_sprite(self.s, outline=th.good + (255,), width=0.1).blit(surface, x, y)
                 return
-            if cell not in self.state.board.tiles:
-                draw.cell_sprite(self.s, fill=th.bad + (60,), outline=th.bad + (255,), width=0.1).blit(surface, x, y)
-            else:
-                draw.cell_sprite(self.s, outline=th.bad + (255,), width=0.1).blit(surface, x, y)
+            draw.cell_sprite(self.s, fill=th.bad + (70,), outline=th.bad + (255,), width=0.12).blit(surface, x, y)
         if BOARD.collidepoint(self.pointer):
-            draw.ghost_sprite(tile, self.rot, self.s, th, sym, 200).blit(surface, *self.pointer)
+            px, py = self.pointer
+            draw.ghost_sprite(tile, self.rot, self.s, th, sym, 200).blit(surface, px, py)
+            if tgt is not None:   # not allowed here: a cross and the reason, not colour alone
+                self._cross(surface, (px, py), self.s * 0.42, th.bad)
+                cell = tgt[0]
+                if self.placements(tile).get(cell):
+                    why = "turn it to fit"
+                else:
+                    why = self.state.board.why_not(tile, self.rot, cell) or ""
+                if why:
+                    img = self._text(why, 14, th.text, True)
+                    r = img.get_rect(midtop=(px, py + self.s + 6))
+                    pygame.draw.rect(surface, mix(th.bad, (0, 0, 0), 0.45), r.inflate(14, 6), border_radius=8)
+                    surface.blit(img, r)
 
     def _status_text(self) -> tuple[str, tuple]:
         th = self.theme
