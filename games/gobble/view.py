@@ -158,6 +158,7 @@ class SolitaireScene(Scene):
         self.draw_in = 1.0
         self.penalty_wait = 0.0
         self.hint: tuple[int, dict] | None = None
+        self.last_gobble = 1                  # level of the latest gobble (rescue card headline)
         self.clock = 0.0                      # animation time (from update)
         self.show_result = True
         self.result: dict[str, Any] | None = None
@@ -222,9 +223,10 @@ class SolitaireScene(Scene):
         self._pl = (board, tile, res)
         return res
 
-    def fits_gobble(self, tile: int) -> bool:
+    def fits_gobble(self, tile: int) -> int:
+        """The most neighbours of a gobble space that ``tile`` fits (0 if it fits none)."""
         board = self.state.board
-        return any(board.neighbour_count(c) >= 3 for c in self.placements(tile))
+        return max([k for k in map(board.neighbour_count, self.placements(tile)) if k >= 3], default=0)
 
     def _sync_tile(self) -> None:
         """Reset the rotation when a new tile comes into play."""
@@ -460,10 +462,12 @@ class SolitaireScene(Scene):
             kind = e.get("e")
             if kind == "place":
                 sounds.append("place")
+                self.msg = None
                 self.flash = ((e["q"], e["r"]), 0.0)
             elif kind == "gobble":
                 lvl = int(e.get("level", 1))
                 self.banner = (GOBBLE_NAMES.get(lvl, f"{lvl}x Gobble!"), 0.0, lvl)
+                self.last_gobble = lvl
                 sounds = [s for s in sounds if s != "place"] + ["double" if lvl >= 2 else "gobble"]
             elif kind == "draw":
                 self.draw_in = 0.0
@@ -481,6 +485,7 @@ class SolitaireScene(Scene):
                     sounds.append("click")
             elif kind in ("undo", "redo", "seek"):
                 self.hold = None
+                self.last_gobble = 1
         for s in sounds:
             self._sound(s)
         self.hint = None
@@ -973,7 +978,7 @@ class SolitaireScene(Scene):
         st = self.state
         if st.phase == "place":
             if self.hold is not None:
-                return ("Drop it on a green space  ·  wheel / right click / Q E turn it", th.panel)
+                return ("Drop it on a highlighted space  ·  wheel / right click / Q E turn it", th.panel)
             return ("Drag your tile onto the Tantrix  ·  it must touch 2 tiles, colours matching", th.panel)
         if st.phase == "penalty":
             return (f"Tile {st.held} fits nowhere: it goes to the penalty stack", th.bad)
@@ -1027,7 +1032,8 @@ class SolitaireScene(Scene):
         phase = st.phase
         if phase == "rescue":
             self._card(surface, HAND_CARD, "RESCUE", th.accent)
-            self._blit_text(surface, "Gobble!", 28, th.accent, True, midtop=(HAND_CARD.centerx, HAND_CARD.y + 30))
+            self._blit_text(surface, GOBBLE_NAMES.get(self.last_gobble, "Gobble!"), 28, th.accent, True,
+                            midtop=(HAND_CARD.centerx, HAND_CARD.y + 30))
             n = st.rescues
             self._blit_text(surface, f"{n} rescue{'s' if n > 1 else ''} left", 16, th.text, True,
                             midtop=(HAND_CARD.centerx, HAND_CARD.y + 72))
@@ -1070,7 +1076,9 @@ class SolitaireScene(Scene):
                                     midtop=(HAND_CARD.centerx, HAND_CARD.bottom - 32))
                 else:
                     gob = self.fits_gobble(tile)
-                    self._blit_text(surface, "Fits a gobble space!" if gob else f"Tile {tile}", 15,
+                    note = "Fits a double gobble space!" if gob >= 4 else "Fits a gobble space!" if gob else \
+                        f"Tile {tile}"
+                    self._blit_text(surface, note, 15,
                                     th.accent if gob else th.text_dim, gob,
                                     midtop=(HAND_CARD.centerx, HAND_CARD.bottom - 58))
                     self._blit_text(surface, "drag to the board  ·  Q / E / wheel: turn", 13, th.text_dim,
