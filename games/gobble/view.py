@@ -475,7 +475,7 @@ class SolitaireScene(Scene):
                 self.penalty_wait = 0.0
             elif kind == "penalty":
                 sounds.append("penalty")
-                self.fly = {"tile": e["tile"], "rot": self.rot, "from": HAND_C, "to": PEN_C,
+                self.fly = {"tile": e["tile"], "rot": 0, "from": HAND_C, "to": PEN_C,
                             "s0": HAND_S, "s1": PEN_S, "t": 0.0, "dur": 0.35}
             elif kind == "rescue":
                 if e.get("how") == "return":
@@ -1051,8 +1051,7 @@ class SolitaireScene(Scene):
             tile = st.held if phase in ("place", "penalty") else None
             if tile is not None:
                 hidden = (self.hold is not None and self.hold["mode"] == "drag") or \
-                         (self.fly is not None and self.fly.get("to") == HAND_C) or \
-                         (self.fly is not None and self.fly.get("from") == HAND_C)
+                         (self.fly is not None and self.fly.get("to") == HAND_C)
                 if hidden:
                     draw.cell_sprite(HAND_S, fill=mix(th.panel, th.bg, 0.7) + (255,),
                                      outline=mix(th.panel, th.panel_edge, 0.7) + (255,),
