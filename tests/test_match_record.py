@@ -423,13 +423,20 @@ def test_autosave_path_uses_playtable_home(tmp_path, monkeypatch):
     assert record.load(storage.autosave_path()).log == m.log
 
 
-@pytest.mark.xfail(reason="Board has no __eq__: SolitaireState equality compares boards by identity "
-                          "(reported to the lead)", strict=True)
 def test_loaded_state_equals_original_state(tmp_path):
     m = play(2, until=5)
     record.save(m, tmp_path / "a.json")
     m2 = record.load(tmp_path / "a.json")
     assert m2.state == m.state
+    assert m2.states == m.states
+
+
+def test_cursor_stopping_before_a_chance_outcome_is_refused(tmp_path):
+    m = play(2, until=5)
+    rec = record.to_record(m)
+    rec["cursor"] = 0  # the first entry is chance's start tile
+    with pytest.raises(record.RecordError, match="chance"):
+        record.from_record(rec)
 
 
 # ---------------------------------------------------------------------- strict loading

@@ -76,6 +76,13 @@ class Board:
     def __len__(self) -> int:
         return len(self.tiles)
 
+    def __eq__(self, other: object) -> bool:
+        # the frontier follows from the tiles
+        return isinstance(other, Board) and self.tiles == other.tiles
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.tiles.items()))
+
     def edges_at(self, cell: Hex) -> str:
         """Colours at directions 0..5 of the tile on ``cell`` (KeyError if empty)."""
         n, rot = self.tiles[cell]

@@ -253,7 +253,7 @@ class SolitaireRules:
                 "gobbles": s.gobbles, "double_gobbles": s.double_gobbles, "scores": [-pen]}
 
     def undoable(self, s: SolitaireState, player: int, action: Action) -> bool:
-        return action.get("t") in ("place", "skip")
+        return action.get("t") in ("place", "skip", "return")
 
     def invariants(self, s: SolitaireState) -> list[str]:
         bad = []
