@@ -217,10 +217,18 @@ def test_fits_nowhere_goes_to_the_penalty_stack_after_a_delay(app):
     app.step([], 0.5)
     assert m.state.phase == "penalty" and not m.state.penalty
     _draw_is_pure(app, scene)          # drawing never advances the delay
-    for _ in range(50):
+    for _ in range(90):
         app.step([], STEP)
+        if m.state.penalty:
+            break
     assert m.state.penalty == (tile,)
     assert "penalty" in sounds
+    assert m.state.phase == "place"     # (seed 5: the next tile fits)
+    # the next tile shows in the hand at once, while the old one is still flying to the stack
+    assert scene.fly is not None
+    x0, y0 = HAND_C
+    hand = {app.surface.get_at((x0 + dx, y0 + dy))[:3] for dx in range(-40, 41, 2) for dy in range(-40, 41, 2)}
+    assert any(sum(abs(a - b) for a, b in zip(c, px)) <= 6 for c in app.theme.links.values() for px in hand)
 
 
 def test_rescue_choices_by_key(app):
