@@ -295,11 +295,24 @@ class SolitaireScene(Scene):
         lay = self.layout()
         self.cam = (u[0] - (pos[0] - VIEW_CENTER[0]) / lay.sx, u[1] - (pos[1] - VIEW_CENTER[1]) / lay.sy)
         self.auto_cam = False
+        self._clamp_cam()
 
     def pan_by(self, dx: float, dy: float) -> None:
         lay = self.layout()
         self.cam = (self.cam[0] - dx / lay.sx, self.cam[1] - dy / lay.sy)
         self.auto_cam = False
+        self._clamp_cam()
+
+    def _clamp_cam(self) -> None:
+        """Keep part of the Tantrix in view: the view centre may not leave the board's bounding box by
+        more than 0.8 of half the view, so panning or zooming can never lose the board."""
+        pts = [hex_to_pixel(c, 1.0) for c in (self.state.board.tiles or [(0, 0)])]
+        lay = self.layout()
+        mx = 0.8 * BOARD.w / 2 / lay.sx
+        my = 0.8 * BOARD.h / 2 / lay.sy
+        x0, x1 = min(p[0] for p in pts) - mx, max(p[0] for p in pts) + mx
+        y0, y1 = min(p[1] for p in pts) - my, max(p[1] for p in pts) + my
+        self.cam = (min(max(self.cam[0], x0), x1), min(max(self.cam[1], y0), y1))
 
     # ------------------------------------------------------------------ buttons
     def _build_buttons(self) -> None:
