@@ -22,6 +22,8 @@ from typing import Any, Sequence
 
 EXIT_USAGE = 2
 
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
 
 class UsageError(Exception):
     """Bad command-line input: printed as one line, exit status 2."""
