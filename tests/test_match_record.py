@@ -106,6 +106,15 @@ class Toy:
 class RealtimeToy(Toy):
     info = GameInfo(name="toy-rt", title="Toy RT", min_players=2, max_players=2, realtime=True)
 
+    def at_time(self, state, t):
+        return state
+
+    def next_timer(self, state):
+        return None
+
+    def timer_action(self, state):
+        raise AssertionError("no timers")
+
 
 def test_chance_resolved_at_start():
     m = Match(Toy(), seed=1)

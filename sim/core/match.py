@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
-from .rules import CHANCE, PHYSICS, Action, Event, IllegalAction, Rules
+from .rules import CHANCE, CLOCK, PHYSICS, Action, Event, IllegalAction, Rules
 
 Listener = Callable[["Match", list[Event]], None]
 
@@ -57,10 +57,12 @@ class Match:
 
     # ---------------------------------------------------------------- actions
     def _apply(self, player: int, action: Action) -> list[Event]:
-        state, events = self.rules.apply(self.state, player, action)
+        state = self.state
         entry = Entry(p=player, a=action)
         if self.rules.info.realtime:
             entry["t"] = round(self.time, 6)
+            state = self.rules.at_time(state, entry["t"])
+        state, events = self.rules.apply(state, player, action)
         del self.log[self.cursor:]
         del self.states[self.cursor + 1:]
         self.log.append(entry)
@@ -74,11 +76,14 @@ class Match:
         Returns the events (the action's, then chance's). Raises :class:`IllegalAction` if it is not
         legal now (for example a cell that an earlier action just took).
         """
-        if player == CHANCE:
-            raise IllegalAction("chance actions are made by the match itself")
+        if player in (CHANCE, CLOCK):
+            raise IllegalAction("chance and timer actions are made by the match itself")
         if player not in self.rules.active_players(self.state):
             raise IllegalAction(f"player {player} may not act now")
-        self.rules.check(self.state, player, action)
+        state = self.state
+        if self.rules.info.realtime:
+            state = self.rules.at_time(state, round(self.time, 6))
+        self.rules.check(state, player, action)
         events = self._apply(player, action)
         if self.auto_chance:
             events += self.resolve_chance()
@@ -107,8 +112,43 @@ class Match:
             events += self._apply(CHANCE, choice)
         return events
 
+    # ------------------------------------------------------------ real time
+    def advance(self, dt: float) -> list[Event]:
+        """Move the match clock on by ``dt`` s (real-time games), firing every timer that falls due on
+        the way at its own time (each logged as a ``CLOCK`` action). Returns the events."""
+        if not self.rules.info.realtime or dt <= 0:
+            return []
+        target = self.time + dt
+        events: list[Event] = []
+        while not self.is_over() and self.cursor == len(self.log):
+            due = self.rules.next_timer(self.state)
+            if due is None or due > target:
+                break
+            self.time = max(self.time, due)
+            events += self._apply(CLOCK, self.rules.timer_action(self.rules.at_time(self.state, self.time)))
+            events += self.resolve_chance()
+        self.time = target
+        if events:
+            self._notify(events)
+        return events
+
     def replay_entry(self, player: int, action: Action, t: float | None = None) -> list[Event]:
-        """Apply a logged entry (chance included) after checking it; used when loading a record."""
+        """Apply a logged entry (chance and timers included) after checking it; used when loading a
+        record. Raises :class:`IllegalAction` if it could not have happened."""
+        if t is not None:
+            if t < self.time:
+                raise IllegalAction("entries are not in time order")
+            self.time = float(t)
+        if player == CLOCK:
+            if not self.rules.info.realtime:
+                raise IllegalAction("a timer action in a game without timers")
+            st = self.rules.at_time(self.state, self.time)
+            due = self.rules.next_timer(st)
+            if due is None or due > self.time + 1e-9:
+                raise IllegalAction("a timer action before any timer was due")
+            if action != self.rules.timer_action(st):
+                raise IllegalAction("a timer action that the timer would not make")
+            return self._apply(player, action)
         if player == CHANCE:
             if self.rules.active_players(self.state) != [CHANCE]:
                 raise IllegalAction("a chance outcome where no chance event is due")
@@ -117,9 +157,10 @@ class Match:
         else:
             if player not in self.rules.active_players(self.state):
                 raise IllegalAction(f"player {player} may not act now")
-            self.rules.check(self.state, player, action)
-        if t is not None:
-            self.time = float(t)
+            st = self.state
+            if self.rules.info.realtime:
+                st = self.rules.at_time(st, self.time)
+            self.rules.check(st, player, action)
         return self._apply(player, action)
 
     # ------------------------------------------------------------------- undo
@@ -129,7 +170,7 @@ class Match:
             return False
         last = self.log[self.cursor - 1]
         p = last["p"]
-        if p in (CHANCE, PHYSICS):
+        if p in (CHANCE, PHYSICS, CLOCK):
             return False
         if player is not None and p != player:
             return False
@@ -151,7 +192,7 @@ class Match:
         if not self.can_redo():
             return False
         self.cursor += 1
-        while self.cursor < len(self.log) and self.log[self.cursor]["p"] == CHANCE:
+        while self.cursor < len(self.log) and self.log[self.cursor]["p"] in (CHANCE, CLOCK):
             self.cursor += 1
         self._notify([{"e": "redo"}])
         return True

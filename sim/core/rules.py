@@ -14,6 +14,8 @@ from typing import Any, Protocol
 #: Special player ids (OpenSpiel style).
 CHANCE = -1
 PHYSICS = -2
+#: Timers of real-time games (e.g. a gift made automatically after 10 s) act as this player.
+CLOCK = -3
 TERMINAL = -4
 
 Action = dict[str, Any]
@@ -80,6 +82,23 @@ class Rules(Protocol):
 
     def invariants(self, state: Any) -> list[str]:
         """Broken invariants of ``state`` as messages (empty when all hold). Used by tests and fuzzing."""
+
+
+class RealtimeRules(Rules, Protocol):
+    """Extra hooks of real-time games (``info.realtime``): the match clock lives in the state.
+
+    Before every action the match stamps the state with the match time (``at_time``), so timers and
+    deadlines are pure functions of the log, where each entry carries its time ``t`` in s.
+    """
+
+    def at_time(self, state: Any, t: float) -> Any:
+        """``state`` with its clock set to ``t`` s (never earlier than its current clock)."""
+
+    def next_timer(self, state: Any) -> float | None:
+        """Match time (s) at which the next timer fires, or None."""
+
+    def timer_action(self, state: Any) -> Action:
+        """The action ``CLOCK`` takes when the next timer fires (``next_timer(state) <= clock``)."""
 
 
 def is_legal(rules: Rules, state: Any, player: int, action: Action) -> bool:
