@@ -18,6 +18,21 @@ def _solitaire_scene(app, match, **opts):
     return SolitaireScene(app, match, **opts)
 
 
+def _race_rules():
+    from .race import RaceRules
+    return RaceRules()
+
+
+def _race_scene(app, match, **opts):
+    from .view_race import RaceScene
+    return RaceScene(app, match, **opts)
+
+
+def _race_bot(seat, level, seed=0):
+    from .ai import make_race_bot
+    return make_race_bot(seat, level, seed)
+
+
 def _agent(name):
     def make(seed=0):
         from . import ai
@@ -35,4 +50,18 @@ SOLITAIRE = GameSpec(
     agents={"greedy": _agent("greedy"), "random": _agent("random")},
     default_agent="greedy",
     players="1",
+)
+
+
+RACE = GameSpec(
+    name="gobble",
+    title="Tantrix Gobble",
+    summary="The real-time race: no turns, place your tiles as fast as you can, gobble and give tiles away.",
+    make_rules=_race_rules,
+    make_scene=_race_scene,
+    rules_text=_HERE / "rules.md",
+    players="2-6",
+    realtime=True,
+    make_bot=_race_bot,
+    default_players=("human", "bot:medium", "bot:medium", "bot:medium"),
 )

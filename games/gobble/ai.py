@@ -100,3 +100,114 @@ def make_solitaire_agent(name: str, seed: int = 0):
     except KeyError:
         raise KeyError(f"unknown bot {name!r} (known: {', '.join(SOLITAIRE_AGENTS)})") from None
     return cls(seed)
+
+
+# --------------------------------------------------------------------------- race bots
+#: Seconds between looks at the table, by level (specs/gobble.md "Bots": levels by reaction time and skill).
+REACTION = {"easy": (3.0, 4.5), "medium": (1.8, 2.8), "hard": (1.0, 1.6)}
+LEVELS = tuple(REACTION)
+
+
+class RaceBot:
+    """A Gobble race bot for one seat.
+
+    * easy: slow; places the first legal spot it finds, never chooses its gifts (the clock makes them).
+    * medium: prefers gobbles; gives its penalty-stack top to a random opponent.
+    * hard: fast; prefers gobbles and placing from its penalty stack, avoids creating gobble spaces it
+      cannot fill itself, and aims gifts at the leader (the opponent holding the fewest tiles).
+
+    A bot sees only what its seat may see: its revealed tiles, every penalty stack, and tile counts.
+    """
+
+    def __init__(self, seat: int, level: str = "medium", seed: int = 0):
+        if level not in REACTION:
+            raise KeyError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
+        self.seat = seat
+        self.level = level
+        self.rng = random.Random(f"{seed}/{seat}/{level}")
+        lo, hi = REACTION[level]
+        self.next_time = self.rng.uniform(lo, hi)
+        self.name = f"bot:{level}"
+
+    def delay(self) -> float:
+        lo, hi = REACTION[self.level]
+        return self.rng.uniform(lo, hi)
+
+    def act(self, rules: Any, state: Any) -> tuple[Action | None, float]:
+        return self.decide(rules, state), self.delay()
+
+    # ------------------------------------------------------------------ decisions
+    def decide(self, rules: Any, s: Any) -> Action | None:
+        """The action this bot takes in ``s`` (None = wait)."""
+        me = s.seats[self.seat]
+        if me.owed and self.level != "easy":
+            gift = self._gift(rules, s)
+            if gift is not None:
+                return gift
+        place = self._placement(rules, s)
+        if place is not None:
+            return place
+        if s.revealed(self.seat) and len(me.pile) > 0:
+            return {"t": "discard", "tile": s.revealed(self.seat)[0]}
+        return None
+
+    def _gift(self, rules: Any, s: Any) -> Action | None:
+        me = s.seats[self.seat]
+        opp = [j for j in s.in_play() if j != self.seat]
+        if not opp:
+            return None
+        if self.level == "hard":
+            to = rules.leader(s, exclude=self.seat)
+            # give away what is hardest to play: the stack top unless it fits right now
+            if me.stack and not s.board.fits_anywhere(me.stack[-1]):
+                src = "stack"
+            elif me.pile:
+                src = "pile" if not me.stack or len(me.pile) > 1 else "stack"
+            else:
+                src = "stack"
+        else:
+            to = self.rng.choice(opp)
+            src = "stack" if me.stack else "pile"
+        if src == "pile" and not me.pile or src == "stack" and not me.stack:
+            return None
+        return {"t": "gift", "src": src, "to": to}
+
+    def _placement(self, rules: Any, s: Any) -> Action | None:
+        options = []
+        for src, n in rules.placeable(s, self.seat):
+            for cell, rot in s.board.placements(n):
+                options.append((src, n, cell, rot))
+        if not options:
+            return None
+        if self.level == "easy":
+            src, n, cell, rot = options[self.rng.randrange(len(options))]
+        elif self.level == "medium":
+            best = max(gift_count(s.board.neighbour_count(o[2]), s.escalating) for o in options)
+            pool = [o for o in options if gift_count(s.board.neighbour_count(o[2]), s.escalating) == best]
+            src, n, cell, rot = pool[self.rng.randrange(len(pool))]
+        else:
+            src, n, cell, rot = max(options, key=lambda o: self._score(rules, s, *o) + self.rng.random() * 1e-3)
+        return {"t": "place", "src": src, "tile": n, "rot": rot, "q": cell[0], "r": cell[1]}
+
+    def _score(self, rules: Any, s: Any, src: str, n: int, cell, rot: int) -> float:
+        board = s.board
+        k = board.neighbour_count(cell)
+        score = 10.0 * gift_count(k, s.escalating) + (3.0 if src == "stack" else 0.0)
+        after = board.place(n, rot, cell)
+        mine = 0
+        for src2, m in rules.placeable(s, self.seat):
+            if m != n:
+                mine |= 1 << m
+        # new gobble spaces around the placed tile that this seat cannot fill itself
+        for nb, p in after.frontier.items():
+            if nb in board.frontier and board.frontier[nb].count(".") <= 3:
+                continue  # it was a gobble space already
+            if 6 - p.count(".") >= 3:
+                mask, _ = pattern_fit(p)
+                score += 2.0 if mask & mine else -2.5
+        return score
+
+
+def make_race_bot(seat: int, level: str, seed: int = 0) -> RaceBot:
+    """A race bot for ``seat`` at ``level`` ('easy', 'medium', 'hard'); KeyError if unknown."""
+    return RaceBot(seat, level, seed)

@@ -5,6 +5,8 @@
     playtable [--headless] [--frames N] [--screenshot PATH]            launcher
     playtable [--headless ...] play GAME [--seed S]                     start a game
     playtable selfplay GAME --games N --seed S [--bot NAME] [--json]    headless bot games
+    playtable play gobble --players human,bot:hard,bot:medium [--handicap 3,0,0] [--seed S]
+    playtable selfplay gobble --players bot:hard,bot:easy --games N --seed S [--json]
     playtable replay FILE [--headless]                                  replay a saved record
     playtable bench                                                     print speed figures
 
@@ -61,12 +63,16 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="start a game")
     play.add_argument("game")
     play.add_argument("--seed", type=_int)
+    play.add_argument("--players", help="real-time games: seats, e.g. human,bot:hard,bot:medium")
+    play.add_argument("--handicap", help="real-time games: extra tiles per seat, e.g. 3,0,0")
 
     sp = sub.add_parser("selfplay", help="bots play whole games headless")
     sp.add_argument("game")
     sp.add_argument("--games", type=_positive, default=10)
     sp.add_argument("--seed", type=_int, default=0)
     sp.add_argument("--bot", default=None, help="bot name (default: the game's best)")
+    sp.add_argument("--players", help="real-time games: seats, e.g. bot:hard,bot:easy")
+    sp.add_argument("--handicap", help="real-time games: extra tiles per seat, e.g. 3,0")
     sp.add_argument("--baseline", default="random",
                     help="bot to compare with over the same seeds ('none' to skip)")
     sp.add_argument("--json", action="store_true", help="one JSON line per game and a summary line")
@@ -97,11 +103,103 @@ def play_bot_game(spec: Any, bot_name: str, seed: int):
     return match
 
 
+def seats_config(spec: Any, players: str | None, handicap: str | None, bots_only: bool = False) -> dict | None:
+    """The match config for ``--players`` / ``--handicap`` (None when neither is given).
+
+    Raises UsageError for a game without seats, an unknown seat kind or a bad handicap list."""
+    if not spec.realtime:
+        if players or handicap:
+            raise UsageError(f"{spec.name} takes no --players or --handicap")
+        return None
+    seats = [x.strip() for x in players.split(",")] if players else list(spec.default_players)
+    from games.gobble.race import valid_seat  # the only real-time game so far
+    for x in seats:
+        if not valid_seat(x) or x.startswith("lan:"):
+            raise UsageError(f"unknown player {x!r} (use human, bot:easy, bot:medium, bot:hard)")
+        if bots_only and x == "human":
+            raise UsageError("selfplay seats must all be bots")
+    cfg: dict[str, Any] = {"players": len(seats), "seats": seats}
+    if handicap:
+        try:
+            cfg["handicap"] = [int(x) for x in handicap.split(",")]
+        except ValueError:
+            raise UsageError(f"--handicap must be whole numbers separated by commas, not {handicap!r}") from None
+    try:
+        return spec.make_rules().validate_config(cfg)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def play_race(spec: Any, config: dict, seed: int, check: bool = False):
+    """One race of bots in simulated time; with ``check``, the rules' invariants (56 tiles accounted
+    for) are checked after every action (AssertionError if one breaks). Returns the Match."""
+    from sim.ai.realtime import simulate
+    from sim.core.match import Match
+
+    rules = spec.make_rules()
+    match = Match(rules, config, seed)
+    if check:
+        def verify(m, events):
+            bad = rules.invariants(m.state)
+            if bad:
+                raise AssertionError(f"seed {seed}, action {len(m.log)}: {bad}")
+        match.listeners.append(verify)
+    bots = [spec.make_bot(i, kind.split(":", 1)[1], seed) for i, kind in enumerate(config["seats"])]
+    return simulate(match, bots)
+
+
+def cmd_selfplay_race(args: argparse.Namespace, spec: Any) -> int:
+    from sim.core.record import to_record
+
+    if args.bot:
+        raise UsageError(f"{spec.name} takes --players, not --bot")
+    config = seats_config(spec, args.players or ",".join(["bot:hard", "bot:medium", "bot:easy", "bot:medium"]),
+                          args.handicap, bots_only=True)
+    out = sys.stdout
+    t0 = time.perf_counter()
+    seats = config["seats"]
+    wins = [0] * len(seats)
+    ranks = [0.0] * len(seats)
+    deadlocks = 0
+    for i in range(args.games):
+        seed = args.seed + i
+        m = play_race(spec, config, seed, check=True)
+        res = m.outcome()
+        wins[res["ranking"][0]] += 1
+        for pos, seat in enumerate(res["ranking"]):
+            ranks[seat] += pos + 1
+        deadlocks += bool(res["deadlock"])
+        if args.json:
+            line = {"game": spec.name, "seed": seed, "players": seats, "result": res, "record": to_record(m)}
+            out.write(json.dumps(line, separators=(",", ":")) + "\n")
+        else:
+            order = ", ".join(f"{seats[s]}#{s}" for s in res["ranking"])
+            out.write(f"race {i + 1}/{args.games} seed {seed}: {order}"
+                      f"{' (deadlock)' if res['deadlock'] else ''}, {res['time']:.1f} s\n")
+        out.flush()
+    elapsed = time.perf_counter() - t0
+    n = args.games
+    summary = {"summary": True, "game": spec.name, "players": seats, "races": n, "first_seed": args.seed,
+               "wins_by_seat": wins, "mean_rank_by_seat": [round(r / n, 3) for r in ranks],
+               "deadlocks": deadlocks,
+               "races_per_second": round(n / elapsed, 2) if elapsed > 0 else None}
+    if args.json:
+        out.write(json.dumps(summary, separators=(",", ":")) + "\n")
+    else:
+        out.write(f"{n} races: wins by seat {wins}, mean rank by seat {summary['mean_rank_by_seat']}, "
+                  f"{deadlocks} deadlocks, {summary['races_per_second']} races/s\n")
+    return 0
+
+
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from sim.core.record import to_record
     from sim.core.registry import get_spec
 
     spec = get_spec(args.game)
+    if spec.realtime:
+        return cmd_selfplay_race(args, spec)
+    if args.players or args.handicap:
+        raise UsageError(f"{spec.name} takes --bot, not --players or --handicap")
     bot = args.bot or spec.default_agent
     if bot not in spec.agents:
         raise UsageError(f"unknown bot {bot!r} for {spec.name} (known: {', '.join(spec.agents)})")
@@ -209,18 +307,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_bench()
         game = None
         seed = None
+        config = None
         if args.command == "play":
-            from sim.core.registry import UnknownGame, get_spec
-            try:
-                get_spec(args.game)
-            except UnknownGame as e:
-                raise UsageError(str(e)) from None
+            from sim.core.registry import get_spec
+            spec = get_spec(args.game)
+            config = seats_config(spec, args.players, args.handicap)
             game, seed = args.game, args.seed
         if (args.frames or args.screenshot) and not headless and not os.environ.get("DISPLAY") \
                 and not os.environ.get("WAYLAND_DISPLAY"):
             headless = True
         from sim.app.main import run_app
-        return run_app(headless=headless, frames=args.frames, screenshot=args.screenshot, game=game, seed=seed)
+        return run_app(headless=headless, frames=args.frames, screenshot=args.screenshot, game=game, seed=seed,
+                       config=config)
     except UsageError as e:
         print(f"playtable: error: {e}", file=sys.stderr)
         return EXIT_USAGE

@@ -17,7 +17,7 @@ def random_seed() -> int:
 
 def run_app(headless: bool = False, frames: int | None = None, screenshot: str | None = None,
             game: str | None = None, seed: int | None = None, record_path: str | None = None,
-            replay: Any = None) -> int:
+            replay: Any = None, config: dict | None = None) -> int:
     """Open the launcher and run the loop; returns the process exit code.
 
     ``headless``: dummy video/audio drivers (no window, no sound), fake clock. ``frames``: stop after
@@ -26,6 +26,7 @@ def run_app(headless: bool = False, frames: int | None = None, screenshot: str |
     ``seed`` (None = random). ``record_path``: resume the match in that record file instead (checked
     against ``game`` if both are given). ``replay``: a loaded ``Match`` to step through with the replay
     controls (``sim.app.replay.ReplayScene``) over its game scene; the autosave is left alone.
+    ``config``: the new match's config (e.g. the seats of a race); invalid -> exit code 2.
 
     Exit codes: 0 ok; 2 unknown game or unreadable record (a one-line message goes to stderr).
     """
@@ -49,8 +50,8 @@ def run_app(headless: bool = False, frames: int | None = None, screenshot: str |
             spec = get_spec(match.rules.info.name)
         elif game is not None:
             spec = get_spec(game)
-            match = Match(spec.make_rules(), None, random_seed() if seed is None else int(seed))
-    except (record.RecordError, UnknownGame) as e:
+            match = Match(spec.make_rules(), config, random_seed() if seed is None else int(seed))
+    except (record.RecordError, UnknownGame, ValueError) as e:
         print(f"playtable: {e}", file=sys.stderr)
         return 2
 

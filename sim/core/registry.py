@@ -34,10 +34,15 @@ class GameSpec:
     agents: dict[str, Callable[..., Any]] = field(default_factory=dict)
     default_agent: str = ""
     players: str = "1"
+    #: real-time games are played by seats ("human", "bot:LEVEL") given with --players
+    realtime: bool = False
+    make_bot: Callable[..., Any] | None = None
+    default_players: tuple[str, ...] = ()
 
 
 #: name -> "module:attribute" of its GameSpec. Only playable games are listed.
 GAMES: dict[str, str] = {
+    "gobble": "games.gobble:RACE",
     "gobble-solitaire": "games.gobble:SOLITAIRE",
 }
 
