@@ -342,6 +342,9 @@ def test_launcher_keyboard_navigation(app, solitaire):
     assert isinstance(app.top, RulesScene)
     app.step([key(pygame.K_F1)], STEP)  # F1 closes the rules again
     assert app.top is launcher
+    for entry in launcher.entries[1:]:  # down through the other games' rows
+        app.step([key(pygame.K_DOWN)], STEP)
+        assert launcher.focus.current() in (entry.play, entry.rules)
     app.step([key(pygame.K_DOWN)], STEP)
     assert launcher.focus.current() is launcher.settings_button
     app.step([key(pygame.K_RETURN)], STEP)

@@ -42,8 +42,8 @@ class GameSpec:
 
 #: name -> "module:attribute" of its GameSpec. Only playable games are listed.
 GAMES: dict[str, str] = {
-    "gobble": "games.gobble:RACE",
     "gobble-solitaire": "games.gobble:SOLITAIRE",
+    "gobble": "games.gobble:RACE",
 }
 
 
