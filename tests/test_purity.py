@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 RULES_FILES = sorted(
     list((ROOT / "sim" / "core").rglob("*.py"))
-    + [p for name in ("rules.py", "board.py", "data.py") for p in (ROOT / "games").glob(f"*/{name}")]
+    + [p for name in ("rules.py", "board.py", "data.py", "race.py") for p in (ROOT / "games").glob(f"*/{name}")]
 )
 
 CLOCK_FUNCS = {"time", "time_ns", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
@@ -128,7 +128,8 @@ def test_checker_accepts_pure_code(src):
 def test_rules_files_found():
     names = {p.relative_to(ROOT).as_posix() for p in RULES_FILES}
     for must in ("sim/core/rules.py", "sim/core/match.py", "sim/core/record.py", "sim/core/hexgrid.py",
-                 "games/gobble/rules.py", "games/gobble/board.py", "games/gobble/data.py"):
+                 "games/gobble/rules.py", "games/gobble/board.py", "games/gobble/data.py",
+                 "games/gobble/race.py"):
         assert must in names
 
 

@@ -1,0 +1,347 @@
+"""Tantrix Gobble race rules (specs/gobble.md "Real-time race"): deal, gobble gifts, the automatic
+gift, OUT, stale actions, exact deadlock and its ranking, records with timers."""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from games.gobble.ai import make_race_bot
+from games.gobble.board import Board, pattern_fit
+from games.gobble.data import ROT_EDGES, TILE_NUMBERS
+from games.gobble.race import RaceRules, RaceState, Seat, deal_quota
+from sim.ai.realtime import BotTimers, simulate
+from sim.core import record
+from sim.core.match import Match
+from sim.core.rules import CHANCE, CLOCK, IllegalAction
+
+R = RaceRules()
+
+
+def new_match(players=4, seed=0, **cfg):
+    return Match(R, {"players": players, "seats": ["bot:medium"] * players, **cfg}, seed)
+
+
+def naive_fits(board: Board, n: int, rot: int, cell) -> bool:
+    """Independent check of the placement rule: empty, >= 2 neighbours, every touching edge matches."""
+    from sim.core.hexgrid import DIRS
+    if cell in board.tiles:
+        return False
+    e = ROT_EDGES[n][rot]
+    touching = 0
+    for d, (dq, dr) in enumerate(DIRS):
+        nb = (cell[0] + dq, cell[1] + dr)
+        if nb in board.tiles:
+            touching += 1
+            m, k = board.tiles[nb]
+            if ROT_EDGES[m][k][(d + 3) % 6] != e[d]:
+                return False
+    return touching >= 2
+
+
+# ------------------------------------------------------------------------------ deal
+@pytest.mark.parametrize("players,handicap,expect", [
+    (2, None, [27, 27]), (3, None, [18, 18, 18]), (4, None, [13, 13, 13, 13]),
+    (5, None, [10] * 5), (6, None, [9] * 6), (3, [3, 0, 0], [20, 17, 17]), (2, [5, 0], [29, 24]),
+])
+def test_deal(players, handicap, expect):
+    cfg = {"handicap": handicap} if handicap else {}
+    m = new_match(players, seed=players, **cfg)
+    s = m.state
+    assert s.phase == "play" and len(s.board) == 2
+    assert [len(st.pile) for st in s.seats] == expect
+    assert len(s.aside) == 54 - sum(expect)
+    assert R.invariants(s) == []
+    # the two start tiles match where they touch
+    assert s.board.mismatches() == 0
+    assert all(st.stack == () and st.out is None for st in s.seats)
+
+
+def test_bad_configs():
+    for cfg in ({"players": 1}, {"players": 7}, {"players": 2, "handicap": [1]},
+                {"players": 2, "handicap": [30, 30]}, {"players": 2, "hand": 0},
+                {"players": 2, "seats": ["human", "robot"]}, {"colour": 1}):
+        with pytest.raises(ValueError):
+            R.validate_config(cfg)
+
+
+# ---------------------------------------------------------------- positions by search
+def positions(seed_range=range(60)):
+    """States met in random races (every seat acting randomly, time moving on)."""
+    for seed in seed_range:
+        m = new_match(3, seed=seed)
+        rng = random.Random(seed)
+        while not m.is_over():
+            yield m
+            m.advance(rng.random())
+            if m.is_over():
+                break
+            p = rng.choice(m.active_players())
+            acts = R.legal_actions(m.state, p)
+            places = [a for a in acts if a["t"] == "place"]
+            m.submit(p, rng.choice(places) if places and rng.random() < 0.85 else rng.choice(acts))
+
+
+def find(pred, seeds=range(80)):
+    for m in positions(seeds):
+        hit = pred(m)
+        if hit:
+            return m, hit
+    pytest.fail("no position found")
+
+
+def gobble_move(m, level, opponents=1):
+    s = m.state
+    if len(s.in_play()) - 1 < opponents:
+        return None
+    for p in s.in_play():
+        if s.seats[p].owed or len(s.seats[p].pile) < 3:
+            continue
+        for a in R.legal_actions(s, p):
+            if a["t"] == "place" and s.board.neighbour_count((a["q"], a["r"])) == level \
+                    and len(s.seats[p].pile) + len(s.seats[p].stack) > 2:
+                return p, a
+    return None
+
+
+def test_gobble_owes_one_gift_and_gift_lands_face_down_below_revealed():
+    m, (p, a) = find(lambda m: gobble_move(m, 3))
+    before = m.state
+    ev = m.submit(p, a)
+    assert any(e["e"] == "gobble" and e["level"] == 1 for e in ev)
+    s = m.state
+    assert len(s.seats[p].owed) == 1 and s.seats[p].owed[0] == pytest.approx(s.clock + 10.0)
+    to = next(j for j in s.in_play() if j != p)
+    top = s.seats[p].pile[0]
+    recv_before = s.seats[to].pile
+    ev = m.submit(p, {"t": "gift", "src": "pile", "to": to})
+    s2 = m.state
+    assert s2.seats[p].owed == () and s2.seats[p].pile == s.seats[p].pile[1:]
+    assert sorted(s2.seats[to].pile) == sorted(recv_before + (top,))
+    # face down: never among the receiver's revealed tiles when there were enough below
+    if len(recv_before) >= s.hand:
+        assert s2.seats[to].pile[: s.hand] == recv_before[: s.hand]
+    assert m.log[-1]["p"] == CHANCE and m.log[-1]["a"]["t"] == "insert"
+    assert R.invariants(s2) == []
+    del before
+
+
+def _double_position():
+    return find(lambda m: gobble_move(m, 4, opponents=2), seeds=range(300))
+
+
+def test_double_gobble_both_to_one_opponent():
+    m, (p, a) = _double_position()
+    m.submit(p, a)
+    s = m.state
+    assert len(s.seats[p].owed) == 2
+    to = next(j for j in s.in_play() if j != p)
+    held = s.seats[to].held
+    m.submit(p, {"t": "gift", "src": "pile", "to": to})
+    m.submit(p, {"t": "gift", "src": "pile", "to": to})
+    assert m.state.seats[to].held == held + 2 and m.state.seats[p].owed == ()
+
+
+def test_double_gobble_one_each_to_two_opponents_from_stack_and_pile():
+    m, (p, a) = _double_position()
+    m.submit(p, a)
+    s = m.state
+    opp = [j for j in s.in_play() if j != p]
+    assert len(opp) >= 2
+    # put the revealed tile on the stack so there is a stack top to give
+    m.submit(p, {"t": "discard", "tile": s.seats[p].pile[0]})
+    s = m.state
+    stack_top = s.seats[p].stack[-1]
+    m.submit(p, {"t": "gift", "src": "stack", "to": opp[0]})
+    assert stack_top in m.state.seats[opp[0]].pile and stack_top not in m.state.seats[p].stack
+    pile_top = m.state.seats[p].pile[0]
+    m.submit(p, {"t": "gift", "src": "pile", "to": opp[1]})
+    assert pile_top in m.state.seats[opp[1]].pile
+    assert m.state.seats[p].owed == ()
+    with pytest.raises(IllegalAction, match="no gift"):
+        m.submit(p, {"t": "gift", "src": "pile", "to": opp[0]})
+
+
+def test_automatic_gift_after_ten_seconds_goes_to_the_leader():
+    m, (p, a) = find(lambda m: gobble_move(m, 3))
+    m.submit(p, a)
+    s = m.state
+    t_due = s.seats[p].owed[0]
+    m.advance(t_due - m.time - 0.01)
+    assert m.state.seats[p].owed, "not yet"
+    s = m.state
+    leader = min((j for j in s.in_play() if j != p), key=lambda j: (s.seats[j].held, j))
+    top = s.seats[p].pile[0]
+    held = s.seats[leader].held
+    ev = m.advance(0.02)
+    assert any(e["e"] == "gift" and e["auto"] and e["to"] == leader for e in ev)
+    clock_entries = [e for e in m.log if e["p"] == CLOCK]
+    assert clock_entries and clock_entries[-1]["t"] == pytest.approx(t_due)
+    assert m.state.seats[leader].held == held + 1 and top in m.state.seats[leader].pile
+    assert m.state.seats[p].owed == ()
+
+
+def test_no_gift_to_a_player_who_is_out():
+    m, (p, a) = find(lambda m: gobble_move(m, 3))
+    m.submit(p, a)
+    s = m.state
+    other = next(j for j in s.in_play() if j != p)
+    out_state = R._set_seat(s, other, replace(s.seats[other], pile=(), stack=(), out=1))
+    out_state = replace(out_state, order=(other,),
+                        aside=out_state.aside + s.seats[other].pile + s.seats[other].stack)
+    with pytest.raises(IllegalAction, match="OUT"):
+        R.check(out_state, p, {"t": "gift", "src": "pile", "to": other})
+    assert R.leader(out_state, exclude=p) != other
+
+
+def test_stale_action_is_rejected_with_reason():
+    def two_claims(m):
+        s = m.state
+        claims = {}
+        for p in s.in_play():
+            for a in R.legal_actions(s, p):
+                if a["t"] == "place":
+                    cell = (a["q"], a["r"])
+                    if cell in claims and claims[cell][0] != p:
+                        return claims[cell], (p, a)
+                    claims.setdefault(cell, (p, a))
+        return None
+    m, ((p1, a1), (p2, a2)) = find(two_claims)
+    m.submit(p1, a1)
+    n = len(m.log)
+    with pytest.raises(IllegalAction, match="taken"):
+        m.submit(p2, a2)
+    assert len(m.log) == n
+
+
+def test_out_and_end_when_one_player_is_left():
+    m = new_match(2, seed=3)
+    bots = [make_race_bot(i, "hard", 3) for i in range(2)]
+    simulate(m, bots)
+    s = m.state
+    out = m.outcome()
+    assert s.phase == "over"
+    if not s.deadlock:
+        assert len(s.order) == 1 and s.seats[s.order[0]].held == 0
+        assert out["ranking"][0] == s.order[0]
+    assert sorted(out["ranking"]) == [0, 1]
+
+
+# ------------------------------------------------------------------------- deadlock
+def _deadlock_state(buried_fit: bool):
+    """Two start tiles; every seat holds only tiles that fit nowhere (optionally one that fits,
+    buried under the top of a penalty stack)."""
+    board = Board.from_tiles({(0, 0): (1, 0), (1, 0): (4, 0)})
+    assert board.mismatches() == 0
+    fitting = [n for n in TILE_NUMBERS if n not in (1, 4) and board.fits_anywhere(n)]
+    dead = [n for n in TILE_NUMBERS if n not in (1, 4) and not board.fits_anywhere(n)]
+    assert len(dead) >= 8 and fitting
+    seats = (Seat(pile=(dead[0], dead[1]), stack=((fitting[0], dead[2]) if buried_fit else (dead[2],))),
+             Seat(pile=(dead[3],)),
+             Seat(pile=(dead[4], dead[5], dead[6]), stack=(dead[7],)))
+    used = {1, 4} | {n for st in seats for n in st.pile + st.stack}
+    aside = tuple(n for n in TILE_NUMBERS if n not in used)
+    return RaceState(board=board, seats=seats, bag=(), quota=(0, 0, 0), aside=aside, phase="play",
+                     last=(None,) * 3)
+
+
+@pytest.mark.parametrize("buried_fit", [False, True])
+def test_deadlock_detected_exactly_and_ranked_by_tiles_left(buried_fit):
+    s = _deadlock_state(buried_fit)
+    # independent check: no reachable tile (pile, or stack top) fits anywhere by the naive rule
+    cells = {c for c in s.board.frontier}
+    for st in s.seats:
+        for n in list(st.pile) + list(st.stack[-1:]):
+            assert not any(naive_fits(s.board, n, k, c) for c in cells for k in range(6))
+    assert R.invariants(s) == []
+    s2, ev = R.apply(s, 1, {"t": "discard", "tile": s.seats[1].pile[0]})
+    assert s2.phase == "over" and s2.deadlock and any(e["e"] == "over" and e["deadlock"] for e in ev)
+    out = R.outcome(s2)
+    # seat 1 holds 1 tile, seat 0 holds 4 (or 4), seat 2 holds 4: fewest first, lower seat on a tie
+    assert out["ranking"] == [1, 0, 2] and out["deadlock"] is True
+
+
+def test_no_deadlock_while_a_pile_tile_deep_down_fits():
+    s = _deadlock_state(False)
+    board = s.board
+    fit = next(n for n in s.aside if board.fits_anywhere(n))
+    st = s.seats[2]
+    s = R._set_seat(s, 2, replace(st, pile=st.pile + (fit,)))
+    s = replace(s, aside=tuple(n for n in s.aside if n != fit))
+    s2, _ = R.apply(s, 1, {"t": "discard", "tile": s.seats[1].pile[0]})
+    assert s2.phase == "play"
+
+
+# ------------------------------------------------------------------------ records
+def test_race_record_replays_to_identical_state_with_timers(tmp_path):
+    m = Match(R, {"players": 3, "seats": ["bot:easy", "bot:easy", "bot:hard"]}, 12)
+    timers = BotTimers(m, [make_race_bot(i, lvl, 12) for i, lvl in enumerate(["easy", "easy", "hard"])])
+    frames = 0
+    while not m.is_over() and frames < 60 * 600:  # the real loop's way: 1/60 s frames
+        m.advance(1 / 60)
+        timers.run_due()
+        frames += 1
+    assert m.is_over()
+    path = tmp_path / "race.json"
+    record.save(m, path)
+    m2 = record.load(path)
+    assert m2.state == m.state and m2.outcome() == m.outcome()
+    assert all(R.invariants(st) == [] for st in m2.states)
+
+
+def test_tampered_timer_entry_is_refused(tmp_path):
+    m, (p, a) = find(lambda m: gobble_move(m, 3))
+    m.submit(p, a)
+    m.advance(11.0)
+    rec = record.to_record(m)
+    idx = max(i for i, row in enumerate(rec["actions"]) if row[0] == CLOCK)
+    early = dict(rec, actions=[list(r) for r in rec["actions"]])
+    early["actions"][idx][2] = early["actions"][idx - 1][2]  # fire the timer too soon
+    with pytest.raises(record.RecordError, match="timer"):
+        record.from_record(early)
+
+
+def test_deal_quota_refuses_too_big_handicap():
+    assert deal_quota(4, [0, 0, 0, 0]) == (13, 13, 13, 13)
+    with pytest.raises(ValueError):
+        deal_quota(2, [40, 20])
+
+
+def test_pattern_fit_agrees_on_race_boards():
+    m = new_match(2, seed=8)
+    simulate(m, [make_race_bot(i, "medium", 8) for i in range(2)])
+    b = m.state.board
+    for cell, p in b.frontier.items():
+        if p.count(".") <= 4:
+            fits = pattern_fit(p)[1]
+            for n in TILE_NUMBERS:
+                if n in [t for t, _ in b.tiles.values()]:
+                    continue
+                assert set(fits.get(n, ())) == {k for k in range(6) if naive_fits(b, n, k, cell)}
+
+
+# ------------------------------------------------------------------------ bots
+def test_hard_finishes_ahead_of_easy_in_two_player_races():
+    ahead = 0
+    for seed in range(100):
+        levels = ["hard", "easy"] if seed % 2 == 0 else ["easy", "hard"]
+        m = Match(R, {"players": 2, "seats": [f"bot:{x}" for x in levels]}, seed)
+        simulate(m, [make_race_bot(i, lvl, seed) for i, lvl in enumerate(levels)])
+        ahead += levels[m.outcome()["ranking"][0]] == "hard"
+    assert ahead >= 80
+
+
+def test_mixed_races_end_and_conserve_tiles_after_every_action():
+    for seed in range(25):
+        levels = ["hard", "medium", "easy", "medium"]
+        m = Match(R, {"players": 4, "seats": [f"bot:{x}" for x in levels]}, seed)
+        m.listeners.append(lambda mm, ev: _assert_ok(mm))
+        simulate(m, [make_race_bot(i, lvl, seed) for i, lvl in enumerate(levels)])
+        out = m.outcome()
+        assert m.is_over() and sorted(out["ranking"]) == [0, 1, 2, 3]
+        assert out["deadlock"] or len(out["finish_order"]) == 3
+
+
+def _assert_ok(m):
+    assert R.invariants(m.state) == []
