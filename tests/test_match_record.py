@@ -417,11 +417,24 @@ def test_save_load_mid_game_with_redo_tail(tmp_path, rescue_position):
     m.submit(PLAYER, a)
     m2.submit(PLAYER, a)
     assert m2.log == m.log
-    # Cursor before the end (review/undo position) is kept.
+    # A cursor that review put before the end, past draws, is refused: undo could never get there.
     m.seek(5)
     record.save(m, path)
-    m3 = record.load(path)
-    assert m3.cursor == 5 and m3.log == m.log and skey(m3.state) == skey(m.states[5])
+    with pytest.raises(record.RecordError, match="undo"):
+        record.load(path)
+    # A cursor left by a real undo is kept, with its redo tail.
+    for seed in range(200):
+        u = Match(RULES, seed=seed)
+        rng = random.Random(seed)
+        while not u.is_over() and not u.can_undo():
+            u.submit(PLAYER, rng.choice(RULES.legal_actions(u.state, PLAYER)))
+        if u.can_undo():
+            break
+    assert u.undo()
+    record.save(u, path)
+    u2 = record.load(path)
+    assert u2.cursor == u.cursor and u2.log == u.log and skey(u2.state) == skey(u.state)
+    assert u2.redo() and skey(u2.state) == skey(u.states[-1])
 
 
 def test_autosave_path_uses_playtable_home(tmp_path, monkeypatch):
@@ -444,7 +457,7 @@ def test_cursor_stopping_before_a_chance_outcome_is_refused(tmp_path):
     m = play(2, until=5)
     rec = record.to_record(m)
     rec["cursor"] = 0  # the first entry is chance's start tile
-    with pytest.raises(record.RecordError, match="chance"):
+    with pytest.raises(record.RecordError, match="cursor"):
         record.from_record(rec)
 
 
@@ -711,3 +724,32 @@ def test_load_json_or_default(tmp_path):
     with pytest.raises(ValueError) as ei:
         storage.read_json(p)
     assert "\n" not in str(ei.value)
+
+
+def test_no_undo_once_the_game_is_over():
+    for seed in range(100):
+        m = Match(RULES, seed=seed)
+        rng = random.Random(seed)
+        while not m.is_over():
+            m.submit(PLAYER, rng.choice(RULES.legal_actions(m.state, PLAYER)))
+        if m.log[-1]["p"] == PLAYER and RULES.undoable(m.states[-2], PLAYER, m.log[-1]["a"]):
+            break  # the game ended on an action that would otherwise be undoable
+    else:
+        pytest.fail("no game ended on an undoable action")
+    assert not m.can_undo() and not m.undo()
+
+
+def test_chance_outcomes_compare_type_exactly(tmp_path):
+    m = play(3, until=4)
+    rec = record.to_record(m)
+    rec["actions"][0][1]["rot"] = bool(rec["actions"][0][1]["rot"]) if rec["actions"][0][1]["rot"] in (0, 1) \
+        else float(rec["actions"][0][1]["rot"])
+    with pytest.raises(record.RecordError):
+        record.from_record(rec)
+
+
+def test_deeply_nested_json_is_a_clear_error(tmp_path):
+    p = tmp_path / "deep.json"
+    p.write_text("[" * 100000 + "]" * 100000)
+    with pytest.raises(record.RecordError, match="nested"):
+        record.load(p)

@@ -32,10 +32,7 @@ from games.gobble import data
 from games.gobble.board import Board, pattern_fit
 from sim.core import hexgrid as hg
 
-JSON_PATH = Path(__file__).resolve().parents[2] / "shared" / "research" / "real" / "tantrix_positions.json"
-if not JSON_PATH.exists():
-    pytest.skip(f"{JSON_PATH} is absent (the shared research folder sits beside the repository in CI)",
-                allow_module_level=True)
+JSON_PATH = Path(__file__).resolve().parent / "data" / "tantrix_positions.json"
 
 DOC = json.loads(JSON_PATH.read_text(encoding="utf-8"))
 RECORDS = {r["id"]: r for r in DOC["records"]}

@@ -355,6 +355,8 @@ class App:
         leaves the autosave alone. Returns the scene. Exceptions from ``make_scene`` propagate and leave
         the stack unchanged."""
         scene = spec.make_scene(self, match, **scene_opts)
+        if autosave:
+            self._preserve_unreadable_autosave()
         self.to_launcher()
         self._end_match_binding()
         self.match = match
@@ -363,7 +365,6 @@ class App:
         if autosave:
             self._autosave_listener = self._make_autosave_listener(match)
             match.listeners.append(self._autosave_listener)
-            self._preserve_unreadable_autosave()
             self._autosave_listener(match, [])
         return self.push(scene)
 
@@ -387,7 +388,7 @@ class App:
             return
         try:
             _record.load(path)
-        except _record.RecordError:
+        except Exception:  # noqa: BLE001 - anything unreadable is kept aside, never overwritten
             stamp = _walltime.strftime("%Y%m%d-%H%M%S")
             try:
                 path.rename(path.with_name(f"autosave-unreadable-{stamp}.json"))

@@ -59,6 +59,13 @@ def run_app(headless: bool = False, frames: int | None = None, screenshot: str |
     from .launcher import LauncherScene
 
     app = App(headless=headless)
+    if not headless:
+        import pygame
+        if pygame.display.get_driver() in ("offscreen", "dummy"):
+            app.close()
+            print("playtable: no display found (set DISPLAY, or run with --headless --frames N)",
+                  file=sys.stderr)
+            return 2
     try:
         app.push(LauncherScene(app))
         if replay is not None:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import pygame
 
-from sim.core.rules import CHANCE
-
 from .scene import Scene
 
 
@@ -24,22 +22,33 @@ class ReplayScene(Scene):
         self.interval = interval
         self.playing = autoplay
         self.clock = 0.0
-        match.seek(0)
+        match.seek(self.stops()[0])
 
     # ------------------------------------------------------------------ input
+    def stops(self) -> list[int]:
+        """Log positions where a player is to act (or the end): where the replay pauses."""
+        log = self.match.log
+        return [p for p in range(len(log) + 1) if p == len(log) or log[p]["p"] >= 0]
+
     def _step(self, d: int) -> None:
-        m = self.match
-        n = m.cursor + d
-        # skip over chance outcomes so each step shows one player decision
-        while 0 < n < len(m.log) and m.log[n - 1]["p"] == CHANCE and d > 0:
-            n += 1
-        m.seek(n)
+        """One decision forward or back: a step applies (or takes back) one player's action together
+        with the chance and timer outcomes that follow it, so the position shown is always one where a
+        player is to act (e.g. the drawn tile is visible)."""
+        cur = self.match.cursor
+        stops = self.stops()
+        if d > 0:
+            nxt = [p for p in stops if p > cur]
+        else:
+            nxt = [p for p in stops if p < cur][-1:]
+        if nxt:
+            self.match.seek(nxt[0])
 
     def handle_event(self, event) -> bool:
         if event.type == pygame.KEYDOWN:
             k = event.key
             if k == pygame.K_ESCAPE:
-                return False  # let the app go back
+                self.app.to_launcher()  # the game below is a replay, not a match to go on with
+                return True
             if k == pygame.K_RIGHT:
                 self.playing = False
                 self._step(1)
@@ -47,7 +56,7 @@ class ReplayScene(Scene):
                 self.playing = False
                 self._step(-1)
             elif k == pygame.K_HOME:
-                self.match.seek(0)
+                self.match.seek(self.stops()[0])
             elif k == pygame.K_END:
                 self.match.seek(len(self.match.log))
             elif k == pygame.K_SPACE:

@@ -13,7 +13,22 @@ from pathlib import Path
 
 RGB = tuple[int, int, int]
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets"
+def _assets() -> Path:
+    """The assets folder: beside the packages in a source tree or editable install, else the copy a
+    regular install puts in ``<prefix>/share/playtable/assets``."""
+    import sys
+
+    here = Path(__file__).resolve().parents[2] / "assets"
+    if (here / "fonts").is_dir():
+        return here
+    for prefix in (sys.prefix, sys.base_prefix):
+        p = Path(prefix) / "share" / "playtable" / "assets"
+        if (p / "fonts").is_dir():
+            return p
+    return here
+
+
+ASSETS = _assets()
 FONT_REGULAR = ASSETS / "fonts" / "DejaVuSans.ttf"
 FONT_BOLD = ASSETS / "fonts" / "DejaVuSans-Bold.ttf"
 

@@ -7,12 +7,18 @@ real-time games have none; redo re-applies what was undone.
 """
 from __future__ import annotations
 
+import json
 import random
 from typing import Any, Callable
 
 from .rules import CHANCE, CLOCK, PHYSICS, Action, Event, IllegalAction, Rules
 
 Listener = Callable[["Match", list[Event]], None]
+
+
+def _canon(action: Action) -> str:
+    """Type-exact form of an action for comparisons (``True`` is not ``1``, ``32.0`` is not ``32``)."""
+    return json.dumps(action, sort_keys=True)
 
 
 class Entry(dict):
@@ -146,13 +152,14 @@ class Match:
             due = self.rules.next_timer(st)
             if due is None or due > self.time + 1e-9:
                 raise IllegalAction("a timer action before any timer was due")
-            if action != self.rules.timer_action(st):
+            if _canon(action) != _canon(self.rules.timer_action(st)):
                 raise IllegalAction("a timer action that the timer would not make")
             return self._apply(player, action)
         if player == CHANCE:
             if self.rules.active_players(self.state) != [CHANCE]:
                 raise IllegalAction("a chance outcome where no chance event is due")
-            if not any(a == action for a, _p in self.rules.chance_outcomes(self.state)):
+            key = _canon(action)
+            if not any(_canon(a) == key for a, _p in self.rules.chance_outcomes(self.state)):
                 raise IllegalAction(f"impossible chance outcome {action}")
         else:
             if player not in self.rules.active_players(self.state):
@@ -166,7 +173,7 @@ class Match:
     # ------------------------------------------------------------------- undo
     def can_undo(self, player: int | None = None) -> bool:
         """Whether the last applied action may be taken back (by ``player`` if given)."""
-        if self.rules.info.realtime or self.cursor == 0:
+        if self.rules.info.realtime or self.cursor == 0 or self.rules.is_terminal(self.state):
             return False
         last = self.log[self.cursor - 1]
         p = last["p"]
@@ -204,8 +211,17 @@ class Match:
 
     # -------------------------------------------------------------- listeners
     def _notify(self, events: list[Event]) -> None:
+        """Call every listener; one that raises does not stop the others (the autosave among them),
+        and the first exception is raised again once all have run."""
+        error: BaseException | None = None
         for fn in list(self.listeners):
-            fn(self, events)
+            try:
+                fn(self, events)
+            except Exception as e:  # noqa: BLE001 - re-raised below
+                if error is None:
+                    error = e
+        if error is not None:
+            raise error
 
     def applied(self) -> list[Entry]:
         """The applied part of the log."""

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .match import Match
-from .rules import CHANCE, IllegalAction
+from .rules import IllegalAction
 from .storage import read_json, write_json_atomic
 
 FORMAT = "playtable-match"
@@ -103,9 +103,11 @@ def from_record(rec: Any, expect_game: str | None = None) -> Match:
     cursor = rec["cursor"]
     if not isinstance(cursor, int) or isinstance(cursor, bool) or not 0 <= cursor <= len(actions):
         raise RecordError("record 'cursor' is out of range")
-    if cursor < len(actions) and match.rules.active_players(match.states[cursor]) == [CHANCE]:
-        raise RecordError("record 'cursor' stops before a chance outcome")
-    match.cursor = cursor
+    # the redo tail must be what undo could have left: walk back from the end under the undo policy
+    while match.cursor > cursor:
+        if not match.can_undo():
+            raise RecordError("record 'cursor' is not a position that undo can reach")
+        match.cursor -= 1
     match.auto_chance = True
     if match.cursor == len(match.log):
         match.resolve_chance()

@@ -66,6 +66,8 @@ def read_json(path: Path | str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise ValueError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise ValueError(f"{path}: JSON nested too deeply") from None
 
 
 def load_json_or(path: Path | str, default: Any) -> Any:
