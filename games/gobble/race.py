@@ -34,8 +34,8 @@ from typing import Any
 from sim.core.hexgrid import Hex
 from sim.core.rules import CHANCE, CLOCK, Action, Event, GameInfo, IllegalAction
 
-from .board import Board, gift_count
-from .data import ROT_EDGES, TILE_NUMBERS
+from .board import Board, gift_count, pattern_fit
+from .data import TILE_NUMBERS
 from .rules import START_CELLS
 
 RACE_INFO = GameInfo(name="gobble", title="Tantrix Gobble", min_players=2, max_players=6,
@@ -220,14 +220,8 @@ class RaceRules:
             if not s.board.tiles:
                 p = 1.0 / (len(s.bag) * 6)
                 return [({"t": "start", "tile": n, "rot": k}, p) for n in s.bag for k in range(6)]
-            cell = START_CELLS[1]
-            pat = s.board.pattern(cell)
-            options = []
-            for n in s.bag:
-                rots = [k for k, e in enumerate(ROT_EDGES[n])
-                        if all(c == "." or e[d] == c for d, c in enumerate(pat))]
-                if rots:
-                    options.append((n, rots))
+            fits = pattern_fit(s.board.pattern(START_CELLS[1]))[1]
+            options = [(n, fits[n]) for n in s.bag if n in fits]
             pn = 1.0 / len(options)
             return [({"t": "start", "tile": n, "rot": k}, pn / len(rots)) for n, rots in options for k in rots]
         return []

@@ -24,8 +24,8 @@ from typing import Any
 from sim.core.hexgrid import Hex
 from sim.core.rules import CHANCE, Action, Event, GameInfo, IllegalAction
 
-from .board import Board, gift_count
-from .data import ROT_EDGES, TILE_NUMBERS
+from .board import Board, gift_count, pattern_fit
+from .data import TILE_NUMBERS
 
 SOLITAIRE_INFO = GameInfo(name="gobble-solitaire", title="Gobble Solitaire", min_players=1,
                           max_players=1, realtime=False, rules_version=1)
@@ -112,9 +112,9 @@ class SolitaireRules:
         return []
 
     @staticmethod
-    def _start_rots(board: Board, n: int, cell: Hex) -> list[int]:
-        p = board.pattern(cell)
-        return [k for k, e in enumerate(ROT_EDGES[n]) if all(c == "." or e[d] == c for d, c in enumerate(p))]
+    def _start_rots(board: Board, n: int, cell: Hex) -> tuple[int, ...]:
+        """Rotations in which tile ``n`` matches the first start tile from ``cell``."""
+        return pattern_fit(board.pattern(cell))[1].get(n, ())
 
     # -------------------------------------------------------------- legality
     def legal_actions(self, s: SolitaireState, player: int) -> list[Action]:
