@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -43,8 +44,10 @@ def test_sigkill_mid_game_then_resume(tmp_path, monkeypatch):
     proc = subprocess.Popen([sys.executable, "-c", CHILD, "23"], env=env, cwd=str(tmp_path),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
+        ready, _, _ = select.select([proc.stdout], [], [], 120)
+        assert ready, "the child did not start within 120 s"
         line = proc.stdout.readline()
-        assert line.startswith("READY"), proc.stderr.read()
+        assert line.startswith("READY"), proc.stderr.read() if proc.poll() is not None else line
         n_log = int(line.split()[1])
         time.sleep(0.3)  # let the loop run a few frames
         proc.send_signal(signal.SIGKILL)

@@ -83,6 +83,13 @@ class SettingsScene(Scene):
         return True  # modal: mouse events never fall through
 
     # ------------------------------------------------------------------- draw
+    def update(self, dt: float) -> None:
+        """Keep the toggle buttons' labels in step with the settings (draw() only reads them)."""
+        for key, _label, _note, b in self.toggles:
+            on = bool(self.app.settings.get(key))
+            b.label = "On" if on else "Off"
+            b.style = "primary" if on else "normal"
+
     def draw(self, surface: pygame.Surface) -> None:
         app = self.app
         th = app.theme
@@ -123,9 +130,6 @@ class SettingsScene(Scene):
         y0 = self.toggles[0][3].rect.y - 36
         surface.blit(app.font(16, True).render("OPTIONS", True, th.text_dim), (PANEL.x + 40, y0))
         for key, label, note, b in self.toggles:
-            on = bool(app.settings.get(key))
-            b.label = "On" if on else "Off"
-            b.style = "primary" if on else "normal"
             surface.blit(app.font(20, True).render(label, True, th.text), (PANEL.x + 40, b.rect.y))
             surface.blit(app.font(15).render(note, True, th.text_dim), (PANEL.x + 40, b.rect.y + 26))
             b.draw(surface, app)
