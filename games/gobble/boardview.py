@@ -83,7 +83,8 @@ class BoardScene(Scene):
         self.clock = 0.0                      # animation time (from update)
         self._texts: dict[tuple, pygame.Surface] = {}
         self._layer: tuple[tuple, pygame.Surface, tuple[int, int]] | None = None
-        self._pl: tuple[Any, int, dict] | None = None
+        self._pl: tuple[Any, dict] | None = None          # (board, {tile: placements})
+        self._fit_cache: tuple[Any, tuple] | None = None
         self._bg: pygame.Surface | None = None
         self._bg_key: tuple | None = None
 
@@ -164,13 +165,16 @@ class BoardScene(Scene):
     def placements(self, tile: int) -> dict[tuple[int, int], tuple[int, ...]]:
         """Legal ``{cell: rotations}`` of ``tile`` on the current board (cached per board)."""
         board = self.view_board()
-        if self._pl is not None and self._pl[0] is board and self._pl[1] == tile:
-            return self._pl[2]
+        if self._pl is None or self._pl[0] is not board:
+            self._pl = (board, {})
+        hit = self._pl[1].get(tile)
+        if hit is not None:
+            return hit
         out: dict[tuple[int, int], list[int]] = {}
         for cell, k in board.placements(tile):
             out.setdefault(cell, []).append(k)
         res = {c: tuple(v) for c, v in out.items()}
-        self._pl = (board, tile, res)
+        self._pl[1][tile] = res
         return res
 
     def fits_gobble(self, tile: int) -> int:
@@ -210,7 +214,15 @@ class BoardScene(Scene):
         return (self.cam[0] + (pos[0] - vc[0]) / lay.sx, self.cam[1] + (pos[1] - vc[1]) / lay.sy)
 
     def _fit_target(self) -> tuple[int, tuple[float, float]]:
+        """Zoom and centre that show the whole Tantrix and its spaces (cached per board)."""
         board = self.view_board()
+        if self._fit_cache is not None and self._fit_cache[0] is board:
+            return self._fit_cache[1]
+        res = self._compute_fit(board)
+        self._fit_cache = (board, res)
+        return res
+
+    def _compute_fit(self, board) -> tuple[int, tuple[float, float]]:
         cells = list(board.tiles) + board.spaces(2)
         if not cells:
             return (44, (0.0, 0.0))
