@@ -108,3 +108,10 @@ def test_console_script_reports_errors_without_traceback():
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith("playtable: error: unknown game")
     assert "Traceback" not in proc.stderr
+
+
+def test_bad_screenshot_paths(capsys, tmp_path):
+    for path, fragment in ((str(tmp_path), "is a folder"), (str(tmp_path / "no" / "x.png"), "does not exist")):
+        rc, out, err = run_cli(["--headless", "--frames", "1", "--screenshot", path], capsys)
+        assert rc == 2 and fragment in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "no").exists()

@@ -70,6 +70,17 @@ def load_settings() -> dict[str, Any]:
     return out
 
 
+def finished_path(game: str) -> Path:
+    """Where a finished match's record is kept: ``data_dir()/games/<game>-<date-time>.json``."""
+    stamp = _walltime.strftime("%Y%m%d-%H%M%S")
+    base = data_dir() / "games" / f"{game}-{stamp}"
+    p, k = base.with_suffix(".json"), 1
+    while p.exists():
+        k += 1
+        p = base.parent / f"{base.name}-{k}.json"
+    return p
+
+
 class App:
     """The pygame-ce application: window, scene stack, services, loop.
 
@@ -357,6 +368,7 @@ class App:
         scene = spec.make_scene(self, match, **scene_opts)
         if autosave:
             self._preserve_unreadable_autosave()
+            self._keep_unfinished_autosave(match)
         self.to_launcher()
         self._end_match_binding()
         self.match = match
@@ -375,6 +387,8 @@ class App:
             path = autosave_path()
             try:
                 if m.is_over():
+                    # keep the finished game for `playtable replay`, then clear the autosave
+                    _record.save(m, finished_path(m.rules.info.name))
                     path.unlink(missing_ok=True)
                 else:
                     _record.save(m, path)
@@ -394,6 +408,27 @@ class App:
                 path.rename(path.with_name(f"autosave-unreadable-{stamp}.json"))
             except OSError:
                 pass
+
+    def _keep_unfinished_autosave(self, match: Any) -> None:
+        """A new match must not silently destroy an unfinished one: if the autosave holds another
+        match, move it to ``data_dir()/saves/`` first (it can be opened with ``playtable replay``)."""
+        path = autosave_path()
+        if not path.exists():
+            return
+        try:
+            old = _record.load(path)
+        except Exception:  # noqa: BLE001 - unreadable ones were already set aside
+            return
+        if old.seed == match.seed and old.rules.info.name == match.rules.info.name \
+                and old.log == match.log[: len(old.log)]:
+            return  # the same match, resumed
+        dest = data_dir() / "saves" / f"{old.rules.info.name}-{_walltime.strftime('%Y%m%d-%H%M%S')}.json"
+        try:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            path.replace(dest)
+            self.toast(f"The unfinished match was kept in {dest.parent}", 3.0)
+        except OSError:
+            pass
 
     def _end_match_binding(self) -> None:
         if self.match is not None and self._autosave_listener is not None:
@@ -473,7 +508,7 @@ class App:
             try:
                 saved = self.screenshot(None if target is _DEFAULT_SHOT else target)
                 if target is _DEFAULT_SHOT:
-                    self.toast(f"Screenshot saved: {saved.name}")
+                    self.toast(f"Screenshot saved in {saved.parent}: {saved.name}", 3.0)
             except (pygame.error, OSError) as e:
                 self.toast(f"Screenshot failed: {e}")
         self._draw_toast()

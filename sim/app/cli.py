@@ -20,6 +20,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any, Sequence
 
 EXIT_USAGE = 2
@@ -54,31 +55,40 @@ def _int(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="playtable", description="Playtable: table games with real rules and opponents.")
+    from sim.core.registry import game_names
+
+    names = ", ".join(game_names())
+    p = _Parser(prog="playtable", description="Playtable: table games with real rules and opponents. "
+                f"Games: {names}. With no command, the launcher opens.",
+                epilog="Bad input prints one line on stderr and exits with status 2.")
     p.add_argument("--headless", action="store_true", help="run without a window (dummy video driver)")
     p.add_argument("--frames", type=_positive, help="stop after N frames")
     p.add_argument("--screenshot", metavar="PATH", help="save the last frame as PNG")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
-    play = sub.add_parser("play", help="start a game")
-    play.add_argument("game")
-    play.add_argument("--seed", type=_int)
+    play = sub.add_parser("play", help="start a game", description="Start a new game in the window.")
+    play.add_argument("game", help=f"one of: {names}")
+    play.add_argument("--seed", type=_int, help="seed of the game's random draws (default: random)")
     play.add_argument("--players", help="real-time games: seats, e.g. human,bot:hard,bot:medium")
     play.add_argument("--handicap", help="real-time games: extra tiles per seat, e.g. 3,0,0")
 
-    sp = sub.add_parser("selfplay", help="bots play whole games headless")
-    sp.add_argument("game")
-    sp.add_argument("--games", type=_positive, default=10)
-    sp.add_argument("--seed", type=_int, default=0)
-    sp.add_argument("--bot", default=None, help="bot name (default: the game's best)")
+    sp = sub.add_parser("selfplay", help="bots play whole games headless",
+                        description="Bots play whole games without a window, as fast as the machine allows.")
+    sp.add_argument("game", help=f"one of: {names}")
+    sp.add_argument("--games", type=_positive, default=10, help="number of games (default 10)")
+    sp.add_argument("--seed", type=_int, default=0, help="seed of the first game; game i uses seed+i")
+    sp.add_argument("--bot", default=None, help="gobble-solitaire: greedy (default) or random")
     sp.add_argument("--players", help="real-time games: seats, e.g. bot:hard,bot:easy")
     sp.add_argument("--handicap", help="real-time games: extra tiles per seat, e.g. 3,0")
     sp.add_argument("--baseline", default="random",
                     help="bot to compare with over the same seeds ('none' to skip)")
     sp.add_argument("--json", action="store_true", help="one JSON line per game and a summary line")
 
-    rp = sub.add_parser("replay", help="replay a saved match record")
-    rp.add_argument("file")
+    rp = sub.add_parser("replay", help="replay a saved match record",
+                        description="Replay a match record: the autosave, a finished game kept in the data "
+                        "folder's games/, or a line of `selfplay --json`. With --headless, print the "
+                        "final result as one JSON line.")
+    rp.add_argument("file", help="a match record (JSON)")
     rp.add_argument("--headless", action="store_true", dest="replay_headless")
 
     sub.add_parser("bench", help="print speed figures")
@@ -313,6 +323,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             spec = get_spec(args.game)
             config = seats_config(spec, args.players, args.handicap)
             game, seed = args.game, args.seed
+        if args.screenshot:
+            shot = Path(args.screenshot)
+            folder = shot.parent if str(shot.parent) else Path(".")
+            if shot.is_dir():
+                raise UsageError(f"--screenshot {args.screenshot!r} is a folder, not a file name")
+            if not folder.is_dir():
+                raise UsageError(f"--screenshot: folder {str(folder)!r} does not exist")
+            if not os.access(folder, os.W_OK):
+                raise UsageError(f"--screenshot: cannot write in folder {str(folder)!r}")
         if (args.frames or args.screenshot) and not headless and not os.environ.get("DISPLAY") \
                 and not os.environ.get("WAYLAND_DISPLAY"):
             headless = True
