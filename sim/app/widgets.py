@@ -1,4 +1,4 @@
-"""Small UI pieces shared by every scene: buttons, labels, wrapped text, panels, colour symbols.
+"""Small UI pieces shared by every scene: buttons, wrapped text, backdrops, colour symbols, focus.
 
 Everything works in logical px and takes positions from ``event.pos`` (already mapped by the app);
 nothing here reads ``pygame.mouse.get_pos()``. Drawing takes the app for its theme and fonts.
@@ -102,30 +102,6 @@ class Button:
         surface.blit(img, img.get_rect(center=r.center))
 
 
-class Label:
-    """A line of text at ``pos`` (logical px) anchored by ``anchor`` (a pygame.Rect attribute name such
-    as "topleft", "center", "midtop"). ``color`` None = theme text; ``dim`` = theme dimmed text."""
-
-    def __init__(self, text: str, pos: tuple[int, int], size: int = 20, bold: bool = False,
-                 color: RGB | None = None, anchor: str = "topleft", dim: bool = False):
-        self.text = text
-        self.pos = pos
-        self.size = size
-        self.bold = bold
-        self.color = color
-        self.anchor = anchor
-        self.dim = dim
-
-    def draw(self, surface: pygame.Surface, app: Any) -> pygame.Rect:
-        """Draw; returns the rect drawn (px)."""
-        th = app.theme
-        color = self.color or (th.text_dim if self.dim else th.text)
-        img = app.font(self.size, self.bold).render(self.text, True, color)
-        rect = img.get_rect(**{self.anchor: self.pos})
-        surface.blit(img, rect)
-        return rect
-
-
 def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
     """Split ``text`` into lines no wider than ``width`` px in ``font``; explicit newlines are kept;
     a single word wider than the line is broken between characters."""
@@ -153,44 +129,6 @@ def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
             cur = word
         lines.append(cur)
     return lines
-
-
-def draw_wrapped(surface: pygame.Surface, text: str, font: pygame.font.Font, color: RGB,
-                 rect: Any, line_gap: int = 4) -> int:
-    """Draw ``text`` wrapped to ``rect`` (px), clipped to it; returns the height used in px."""
-    rect = pygame.Rect(rect)
-    y = rect.y
-    step = font.get_linesize() + line_gap
-    old_clip = surface.get_clip()
-    surface.set_clip(rect.clip(old_clip) if old_clip else rect)
-    for line in wrap_text(text, font, rect.w):
-        if line:
-            surface.blit(font.render(line, True, color), (rect.x, y))
-        y += step
-    surface.set_clip(old_clip)
-    return y - rect.y
-
-
-def draw_panel(surface: pygame.Surface, rect: Any, app: Any, title: str | None = None,
-               radius: int = 14, alpha: int = 255) -> pygame.Rect:
-    """A rounded panel in the theme's colours with an optional bold title; returns the content rect
-    (inside the padding and below the title) in px."""
-    th = app.theme
-    rect = pygame.Rect(rect)
-    if alpha >= 255:
-        pygame.draw.rect(surface, th.panel, rect, border_radius=radius)
-    else:
-        tmp = pygame.Surface(rect.size, pygame.SRCALPHA)
-        pygame.draw.rect(tmp, (*th.panel, alpha), tmp.get_rect(), border_radius=radius)
-        surface.blit(tmp, rect)
-    pygame.draw.rect(surface, th.panel_edge, rect, 1, border_radius=radius)
-    inner = rect.inflate(-40, -32)
-    if title:
-        img = app.font(26, bold=True).render(title, True, th.text)
-        surface.blit(img, inner.topleft)
-        cut = img.get_height() + 14
-        inner = pygame.Rect(inner.x, inner.y + cut, inner.w, inner.h - cut)
-    return inner
 
 
 def dim_backdrop(surface: pygame.Surface, alpha: int = 170) -> None:
