@@ -28,6 +28,26 @@ def _race_scene(app, match, **opts):
     return RaceScene(app, match, **opts)
 
 
+def _race_setup(app, spec):
+    from sim.app.setup_view import SeatSetupScene
+    return SeatSetupScene(app, spec, min_players=2, max_players=6, max_handicap=20, describe=_describe_deal)
+
+
+def _describe_deal(config) -> str:
+    """How the 54 tiles are dealt for ``config`` (a validated race config)."""
+    from .race import deal_quota
+    quota = deal_quota(config["players"], config["handicap"])
+    base = min(q - h for q, h in zip(quota, config["handicap"]))
+    aside = 54 - sum(quota)
+    extra = [f"P{i + 1} +{h}" for i, h in enumerate(config["handicap"]) if h]
+    text = f"Each player is dealt {base} tiles"
+    if extra:
+        text += f" ({', '.join(extra)})"
+    if aside:
+        text += f"; {aside} tile{'s' if aside != 1 else ''} set aside"
+    return text + "."
+
+
 def _race_bot(seat, level, seed=0):
     from .ai import make_race_bot
     return make_race_bot(seat, level, seed)
@@ -64,4 +84,5 @@ RACE = GameSpec(
     realtime=True,
     make_bot=_race_bot,
     default_players=("human", "bot:medium", "bot:medium", "bot:medium"),
+    make_setup=_race_setup,
 )

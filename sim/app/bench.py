@@ -2,7 +2,8 @@
 
 Figures (issue "foundation"): legal-placement search for one tile on a 50-tile Gobble board (µs),
 Gobble Solitaire games per second with the greedy bot, and the Solitaire scene's frame time (median
-and p95, ms) at 1280x800 under the dummy video driver with 50 tiles on the board.
+and p95, ms) at 1280x800 under the dummy video driver with 50 tiles on the board. Race (issue "race"):
+the race scene's frame time with one human seat and 5 bots placing in real time.
 """
 from __future__ import annotations
 
@@ -93,6 +94,69 @@ def bench_scene_frames(out, frames: int = 300) -> None:
         f"median {med:.2f} ms, p95 {p95:.2f} ms over {len(times)} frames")
 
 
+def _race_in_progress(seed: int = 4, tiles: int = 16):
+    """A 6-seat race (one human seat that does not move, 5 bots of mixed levels) played by the bots in
+    simulated time until ``tiles`` tiles are on the board; returns the match and its bots."""
+    from games.gobble import RACE
+    from sim.ai.realtime import BotTimers
+    from sim.core.match import Match
+
+    seats = ["human", "bot:hard", "bot:medium", "bot:easy", "bot:hard", "bot:medium"]
+    m = Match(RACE.make_rules(), {"players": 6, "seats": seats}, seed)
+    bots = [RACE.make_bot(i, k.split(":", 1)[1], seed) for i, k in enumerate(seats) if k.startswith("bot:")]
+    timers = BotTimers(m, bots)
+    while len(m.state.board) < tiles and not m.is_over():
+        due = [t for t in (timers.next_due(), m.rules.next_timer(m.state)) if t is not None]
+        m.advance(max(min(due), m.time) - m.time)
+        timers.run_due()
+    return m, bots
+
+
+def bench_race_frames(out, frames: int = 600) -> None:
+    """Frame time of the race scene with one human seat and 5 bots placing: the match clock moves
+    1/60 s a frame (real time), so the bots act during the measured frames; the mouse drags the
+    human's revealed tile over the board half of the time (legal cells and the snapping ghost)."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    import pygame
+
+    from games.gobble import RACE
+    from sim.app.app import App
+
+    m, bots = _race_in_progress()
+    app = App(headless=True)
+    try:
+        scene = app.start_match(RACE, m, autosave=False, bots=bots)
+        E = pygame.event.Event
+        w, h = app.LOGICAL_SIZE
+        n0, board0 = len(m.log), len(m.state.board)
+        times = []
+        for i in range(frames):
+            x = int(w * 0.1 + (i * 7) % int(w * 0.55))
+            y = int(h * 0.3 + (i * 5) % int(h * 0.55))
+            ev = [E(pygame.MOUSEMOTION, pos=(x, y), rel=(1, 1), buttons=(0, 0, 0))]
+            if i % 120 == 0 and scene.hand_slots():
+                c = scene.hand_slots()[0][1]
+                ev = [E(pygame.MOUSEMOTION, pos=c, rel=(0, 0), buttons=(0, 0, 0)),
+                      E(pygame.MOUSEBUTTONDOWN, pos=c, button=1)] + ev
+            elif i % 120 == 60 and scene.hold is not None:
+                ev.append(E(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
+            t0 = time.perf_counter()
+            app.step(ev, 1 / 60)
+            times.append((time.perf_counter() - t0) * 1000)
+        acts = sum(1 for e in m.log[n0:] if e["p"] >= 0)
+        placed = len(m.state.board) - board0
+    finally:
+        app.close()
+    times = times[10:]
+    times.sort()
+    med = statistics.median(times)
+    p95 = times[int(len(times) * 0.95) - 1]
+    out(f"gobble race scene: frame time at 1280x800 (dummy driver, 1 human + 5 bots, {acts} bot actions, "
+        f"{placed} tiles placed in {frames / 60:.0f} s of match time): median {med:.2f} ms, p95 {p95:.2f} ms, "
+        f"max {times[-1]:.2f} ms over {len(times)} frames")
+
+
 def run_bench() -> int:
     """Print every figure; returns 0."""
     def out(line: str) -> None:
@@ -102,4 +166,5 @@ def run_bench() -> int:
     bench_placement_search(out)
     bench_solitaire_games(out)
     bench_scene_frames(out)
+    bench_race_frames(out)
     return 0

@@ -110,7 +110,16 @@ class LauncherScene(Scene):
 
     # ---------------------------------------------------------------- actions
     def play(self, spec: Any) -> None:
-        """Start a new match of ``spec`` with a random seed."""
+        """Start a new match of ``spec`` with a random seed; a game with a set-up dialog
+        (``spec.make_setup``, e.g. the seats of a real-time race) opens that instead."""
+        make_setup = getattr(spec, "make_setup", None)
+        if make_setup is not None:
+            try:
+                self.app.push(make_setup(self.app, spec))
+                self.message = None
+            except Exception as e:
+                self._fail(f"Could not set up {spec.title}", e)
+            return
         seed = int.from_bytes(os.urandom(4), "big")
         try:
             match = Match(spec.make_rules(), None, seed)

@@ -38,6 +38,8 @@ class GameSpec:
     realtime: bool = False
     make_bot: Callable[..., Any] | None = None
     default_players: tuple[str, ...] = ()
+    #: ``make_setup(app, spec)`` -> a dialog Scene that starts the match (the launcher's Play opens it)
+    make_setup: Callable[..., Any] | None = None
 
 
 #: name -> "module:attribute" of its GameSpec. Only playable games are listed.

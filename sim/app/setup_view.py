@@ -1,0 +1,263 @@
+"""The set-up dialog of real-time games: how many players, who sits where, handicaps.
+
+Opened by the launcher's Play for a game whose ``GameSpec.make_setup`` is set. Each seat is a human
+(this machine's mouse) or a bot at one of the game's levels, with a handicap of extra tiles. Start builds
+``Match(spec.make_rules(), config, seed)`` with ``config = {"players", "seats", "handicap"}`` and hands it
+to ``app.start_match``; a config the rules refuse is shown in one line and Start stays disabled. The
+last set-up of each game is remembered in ``data_dir()/setup.json``.
+
+Mouse or keyboard: arrows / Tab move, Enter / Space choose (the focus starts on Start), Esc cancels.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from typing import Any, Callable
+
+import pygame
+
+from sim.core.match import Match
+from sim.core.storage import data_dir, load_json_or, write_json_atomic
+
+from .scene import Scene
+from .widgets import Button, FocusRing, dim_backdrop, mix
+
+KIND_LABELS = {"human": "Human", "bot:easy": "Easy", "bot:medium": "Medium", "bot:hard": "Hard"}
+SEAT_COLOURS = ((86, 180, 233), (204, 121, 167), (230, 159, 0), (120, 200, 120), (240, 228, 66),
+                (190, 190, 205))
+
+
+def setup_path():
+    return data_dir() / "setup.json"
+
+
+class SeatSetupScene(Scene):
+    """Choose ``min_players``..``max_players`` seats, each human / bot level, and extra tiles per seat.
+
+    ``describe(config) -> str`` may say what the config means (e.g. how the tiles are dealt); it is
+    called only on configs the rules accept.
+    """
+
+    overlay = True
+    title = "New game"
+    BOX = pygame.Rect(0, 0, 760, 640)
+
+    def __init__(self, app: Any, spec: Any, min_players: int = 2, max_players: int = 6,
+                 kinds: tuple[str, ...] = ("human", "bot:easy", "bot:medium", "bot:hard"),
+                 max_handicap: int = 20, describe: Callable[[dict], str] | None = None):
+        super().__init__(app)
+        self.spec = spec
+        self.min_players = min_players
+        self.max_players = max_players
+        self.kinds = kinds
+        self.max_handicap = max_handicap
+        self.describe = describe
+        self.box = self.BOX.copy()
+        self.box.center = (640, 400)
+        self.focus = FocusRing()
+        self.error: str | None = None
+        self.info = ""
+        seats = list(getattr(spec, "default_players", ()) or ["human", kinds[-1]])
+        handicap = [0] * len(seats)
+        saved = load_json_or(setup_path(), {})
+        mine = saved.get(spec.name) if isinstance(saved, dict) else None
+        if isinstance(mine, dict):
+            s, h = mine.get("seats"), mine.get("handicap")
+            if (isinstance(s, list) and min_players <= len(s) <= max_players and all(k in kinds for k in s)
+                    and isinstance(h, list) and len(h) == len(s)
+                    and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= max_handicap for x in h)):
+                seats, handicap = s, h
+        self.seats: list[str] = seats[:max_players]
+        self.handicap: list[int] = handicap[:max_players]
+        while len(self.seats) < min_players:
+            self.seats.append(kinds[-1])
+            self.handicap.append(0)
+        self.b_start = Button((0, 0, 170, 46), "Start", self.start, style="primary", font_size=19)
+        self.b_cancel = Button((0, 0, 130, 46), "Cancel", self.cancel, style="quiet", font_size=18)
+        self._build()
+        # Enter starts at once
+        for r, row in enumerate(self.focus.rows):
+            if self.b_start in row:
+                self.focus.focus = (r, row.index(self.b_start))
+        self.focus._mark()
+
+    # ------------------------------------------------------------------ model
+    def config(self) -> dict:
+        return {"players": len(self.seats), "seats": list(self.seats), "handicap": list(self.handicap)}
+
+    def set_players(self, n: int) -> None:
+        n = max(self.min_players, min(self.max_players, n))
+        while len(self.seats) < n:
+            self.seats.append(self.kinds[-1] if "human" in self.seats else "human")
+            self.handicap.append(0)
+        del self.seats[n:]
+        del self.handicap[n:]
+        self._build()
+
+    def set_kind(self, i: int, kind: str) -> None:
+        self.seats[i] = kind
+        self._build()
+
+    def add_handicap(self, i: int, d: int) -> None:
+        self.handicap[i] = max(0, min(self.max_handicap, self.handicap[i] + d))
+        self._build()
+
+    def _validate(self) -> None:
+        self.error = None
+        self.info = ""
+        try:
+            cfg = self.spec.make_rules().validate_config(self.config())
+        except ValueError as e:
+            self.error = str(e)
+            return
+        if self.describe is not None:
+            try:
+                self.info = self.describe(cfg)
+            except Exception:  # a description must never break the dialog
+                self.info = ""
+
+    # ------------------------------------------------------------------ actions
+    def start(self) -> None:
+        self._validate()
+        if self.error:
+            self.app.audio.play("reject")
+            return
+        seed = int.from_bytes(os.urandom(4), "big")
+        try:
+            match = Match(self.spec.make_rules(), self.config(), seed)
+            self._remember()
+            self.app.start_match(self.spec, match)
+            self.app.audio.play("start")
+        except Exception as e:
+            traceback.print_exc(file=sys.stderr)
+            self.error = f"Could not start: {e.__class__.__name__}: {e}".splitlines()[0]
+            self.app.audio.play("reject")
+
+    def cancel(self) -> None:
+        if self.app.top is self:
+            self.app.pop()
+
+    def _remember(self) -> None:
+        data = load_json_or(setup_path(), {})
+        if not isinstance(data, dict):
+            data = {}
+        data[self.spec.name] = {"seats": list(self.seats), "handicap": list(self.handicap)}
+        try:
+            write_json_atomic(setup_path(), data)
+        except OSError:
+            pass
+
+    # ------------------------------------------------------------------ layout
+    def _build(self) -> None:
+        b = self.box
+        x0 = b.x + 40
+        y = b.y + 96
+        self.count_buttons = []
+        for k, n in enumerate(range(self.min_players, self.max_players + 1)):
+            btn = Button((x0 + 150 + k * 56, y, 48, 40), ("✓" if n == len(self.seats) else "") + str(n),
+                         lambda n=n: self.set_players(n),
+                         style="primary" if n == len(self.seats) else "normal", font_size=18)
+            self.count_buttons.append(btn)
+        self.seat_rows: list[tuple[list[Button], Button, Button]] = []
+        y = b.y + 176
+        for i, kind in enumerate(self.seats):
+            kb = []
+            for j, k in enumerate(self.kinds):
+                label = KIND_LABELS.get(k, k)
+                btn = Button((x0 + 70 + j * 100, y, 94, 38), ("✓ " + label) if k == kind else label,
+                             lambda i=i, k=k: self.set_kind(i, k),
+                             style="primary" if k == kind else "normal", font_size=16)
+                kb.append(btn)
+            minus = Button((x0 + 520, y, 38, 38), "-", lambda i=i: self.add_handicap(i, -1), font_size=20,
+                           enabled=self.handicap[i] > 0)
+            plus = Button((x0 + 620, y, 38, 38), "+", lambda i=i: self.add_handicap(i, 1), font_size=20,
+                          enabled=self.handicap[i] < self.max_handicap)
+            self.seat_rows.append((kb, minus, plus))
+            y += 52
+        self.b_start.rect.bottomright = (b.right - 36, b.bottom - 30)
+        self.b_cancel.rect.bottomright = (self.b_start.rect.x - 14, b.bottom - 30)
+        self._validate()
+        self.b_start.enabled = self.error is None
+        rows: list[list[Button]] = [self.count_buttons]
+        for kb, minus, plus in self.seat_rows:
+            rows.append(kb + [minus, plus])
+        rows.append([self.b_cancel, self.b_start])
+        old = self.focus.current()
+        self.focus.set_rows(rows)
+        for r, row in enumerate(self.focus.rows):   # a button that survives the rebuild keeps the focus
+            if old in row:
+                self.focus.focus = (r, row.index(old))
+        self.focus._mark()
+
+    def buttons(self) -> list[Button]:
+        out = list(self.count_buttons)
+        for kb, minus, plus in self.seat_rows:
+            out += kb + [minus, plus]
+        return out + [self.b_cancel, self.b_start]
+
+    # ------------------------------------------------------------------ scene
+    def handle_event(self, event: Any) -> bool:
+        et = event.type
+        if et in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION):
+            for btn in self.buttons():
+                if btn.handle_event(event):
+                    return True
+            return True   # a dialog: nothing below it takes the mouse
+        if et == pygame.MOUSEWHEEL:
+            return True
+        if et == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.cancel()
+                return True
+            return self.focus.handle_event(event)
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        app = self.app
+        th = app.theme
+        dim_backdrop(surface, 170)
+        b = self.box
+        pygame.draw.rect(surface, th.panel, b, border_radius=18)
+        pygame.draw.rect(surface, th.panel_edge, b, 1, border_radius=18)
+        x0 = b.x + 40
+        surface.blit(app.font(28, True).render(f"New race: {self.spec.title}", True, th.text), (x0, b.y + 28))
+        surface.blit(app.font(18, True).render("Players", True, th.text), (x0, b.y + 105))
+        for btn in self.count_buttons:
+            btn.draw(surface, app)
+        small = app.font(13, True)
+        y = b.y + 152
+        surface.blit(small.render("SEAT", True, th.text_dim), (x0, y))
+        surface.blit(small.render("WHO PLAYS", True, th.text_dim), (x0 + 70, y))
+        surface.blit(small.render("EXTRA TILES", True, th.text_dim), (x0 + 532, y))
+        for i, (kb, minus, plus) in enumerate(self.seat_rows):
+            r = kb[0].rect
+            tag = app.font(16, True).render(f"P{i + 1}", True, (16, 16, 20))
+            box = tag.get_rect(midleft=(x0 + 4, r.centery)).inflate(14, 6)
+            pygame.draw.rect(surface, SEAT_COLOURS[i % len(SEAT_COLOURS)], box, border_radius=6)
+            surface.blit(tag, tag.get_rect(center=box.center))
+            for btn in kb:
+                btn.draw(surface, app)
+            minus.draw(surface, app)
+            plus.draw(surface, app)
+            val = app.font(20, True).render(str(self.handicap[i]), True,
+                                            th.text if self.handicap[i] else th.text_dim)
+            surface.blit(val, val.get_rect(center=((minus.rect.right + plus.rect.x) // 2, r.centery)))
+        y = b.y + 176 + 52 * len(self.seat_rows) + 8
+        font = app.font(16)
+        if self.error:
+            msg, col = "Not possible: " + self.error, th.bad
+        else:
+            msg, col = self.info, th.text_dim
+        if msg:
+            surface.blit(font.render(msg, True, col), (x0, y))
+        humans = sum(1 for k in self.seats if k == "human")
+        note = ("Several humans share the mouse: Tab switches seat in the race." if humans > 1 else
+                "No human seat: you watch the bots race." if humans == 0 else
+                "Extra tiles handicap a stronger player.")
+        surface.blit(app.font(14).render(note, True, th.text_dim), (x0, y + 26))
+        self.b_cancel.draw(surface, app)
+        self.b_start.draw(surface, app)
+        hint = app.font(14).render("Arrows / Tab move   ·   Enter choose   ·   Esc cancel", True,
+                                   mix(th.panel, th.text_dim, 0.8))
+        surface.blit(hint, (x0, b.bottom - 52))
