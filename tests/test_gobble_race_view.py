@@ -525,3 +525,21 @@ def test_fuzz_20000_events_on_race_scene():
         assert human_moves[0] > 20
     finally:
         app.close()
+
+
+def test_f1_opens_the_rules_at_the_race_and_pauses_it(app):
+    from sim.app.rules_view import RulesScene
+
+    m = race(["human", "bot:hard"], 4)
+    scene, _ = start(app, m)
+    app.step([key(pygame.K_F1)], STEP)
+    rules = app.top
+    assert isinstance(rules, RulesScene) and rules.scroll > 0
+    t0, n0 = m.time, len(m.log)
+    for _ in range(300):
+        app.step([], STEP)
+    assert m.time == t0 and len(m.log) == n0          # paused under the rules
+    app.step([key(pygame.K_ESCAPE)], STEP)
+    assert app.top is scene
+    app.step([], STEP)
+    assert m.time > t0

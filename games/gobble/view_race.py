@@ -474,10 +474,19 @@ class RaceScene(BoardScene):
         self._say(f"Hint: {where} in the glowing space", self.theme.accent, 4.0)
 
     def do_rules(self) -> None:
+        """The rules, opened at the race's section (the race pauses while they show)."""
         show = getattr(self.app, "show_rules", None)
-        if show is not None:
-            from . import RACE
-            show(RACE)
+        if show is None:
+            return
+        from . import RACE
+        rules = show(RACE)
+        try:
+            for size, _bold, _col, text, _x, y in rules.layout():
+                if size >= 30 and text.lower().startswith("the real-time race"):
+                    rules.scroll = min(rules.max_scroll, float(y))
+                    break
+        except (AttributeError, TypeError, ValueError):
+            pass
 
     def do_launcher(self) -> None:
         go = getattr(self.app, "to_launcher", None)
@@ -576,6 +585,9 @@ class RaceScene(BoardScene):
             if k == pygame.K_v:
                 self.do_toggle_result()
                 return True
+        if k == pygame.K_F1:
+            self.do_rules()
+            return True
         if k == pygame.K_TAB:
             if len(self.humans) > 1:
                 self.switch_seat()
