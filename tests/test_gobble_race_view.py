@@ -543,3 +543,36 @@ def test_f1_opens_the_rules_at_the_race_and_pauses_it(app):
     assert app.top is scene
     app.step([], STEP)
     assert m.time > t0
+
+
+def test_final_ranking_notes_a_deadlock(app):
+    from sim.ai.realtime import simulate
+
+    for seed in (268, *range(1, 400)):   # a 5-seat race of easy bots that ends in a deadlock
+        m = race(["human"] + ["bot:easy"] * 4, seed)
+        simulate(m, [make_race_bot(i, "easy", seed) for i in range(5)])
+        if m.state.deadlock:
+            break
+    else:
+        pytest.skip("no deadlocked race found")
+    scene, sounds = start(app, m)
+    assert scene.show_result and scene in app.stack
+    title, sub = scene.result_titles()
+    assert sub.startswith("Deadlock")
+    rows = scene.ranking_rows()
+    out = m.outcome()
+    assert [r["seat"] for r in rows] == out["ranking"]
+    assert [r["tiles"] for r in rows] == [out["tiles_left"][s] for s in out["ranking"]]
+    still = [r for r in rows if r["out"] is None]
+    assert still and all(r["result"] == "still in (deadlock)" for r in still)
+    assert [r["tiles"] for r in still] == sorted(r["tiles"] for r in still)
+    finished = [r for r in rows if r["out"] is not None]
+    assert [r["out"] for r in finished] == list(range(1, len(finished) + 1))
+    assert all("OUT" in r["result"] and ":" in r["result"] for r in finished)   # with the finishing time
+    me = next(r for r in rows if r["seat"] == 0)
+    assert title == ("You win!" if me["place"] == 1 else f"You finished {vr.ordinal(me['place'])}")
+    # New race: same seats, a new seed
+    click(app, scene.b_new.rect.center)
+    new = app.top
+    assert isinstance(new, RaceScene) and new is not scene
+    assert new.match.config["seats"] == m.config["seats"] and not new.match.is_over()

@@ -108,7 +108,7 @@ class RaceScene(BoardScene):
         self.gift_src = "stack"
         self.notices: list[list] = []              # [text, colour, age s]
         self.panel_flash: dict[int, tuple[str, float]] = {}
-        self.out_times: dict[int, float] = {}
+        self._finish: tuple[int, dict] | None = None
         self.hint: tuple[Any, dict] | None = None  # (board, action)
         self.show_result = True
         self._ended = match.is_over()
@@ -550,7 +550,6 @@ class RaceScene(BoardScene):
                     self._note(f"{self.tag(a)} gave a tile to {self.tag(b)}{how}", th.text_dim)
             elif kind == "out":
                 who, pos = e["seat"], e.get("position", 0)
-                self.out_times[who] = match.time
                 if who in mine:
                     text = "OUT!" if len(self.humans) == 1 else f"{self.tag(who)} OUT!"
                     self.banner = (text, 0.0, 0)
@@ -832,9 +831,11 @@ class RaceScene(BoardScene):
         if self.seat is not None:
             tb = self._tag(surface, self.seat, (PX + 20, 32), 16)
             title = "You" if len(self.humans) < 2 else f"You: {self.tag(self.seat)}"
-            self._blit_text(surface, title, 22, th.text, True, midleft=(tb.right + 10, 32))
             if len(self.humans) > 1:
-                self._blit_text(surface, "Tab: next seat", 12, th.text_dim, midleft=(tb.right + 12, 50))
+                self._blit_text(surface, title, 20, th.text, True, midleft=(tb.right + 10, 26))
+                self._blit_text(surface, "Tab: next seat", 12, th.text_dim, True, midleft=(tb.right + 11, 45))
+            else:
+                self._blit_text(surface, title, 22, th.text, True, midleft=(tb.right + 10, 32))
         else:
             self._blit_text(surface, "Spectator", 22, th.text, True, midleft=(PX, 32))
         clock = self._text(f"RACE  {fmt_time(self.match.time)}", 16, th.text, True)
@@ -869,8 +870,9 @@ class RaceScene(BoardScene):
         th = self.theme
         for b in self.panel_buttons:
             b.draw(surface, self.app)
-        self._blit_text(surface, "Drag tile → space  ·  D: to stack  ·  Esc: menu", 13, th.text_dim,
-                        midtop=(PANEL.centerx, 752))
+        foot = ("Drag tile → space  ·  D: to stack  ·  Esc: menu" if self.seat is not None else
+                "F1: rules  ·  Esc: menu")
+        self._blit_text(surface, foot, 13, th.text_dim, midtop=(PANEL.centerx, 752))
         seed = self._text(f"race {self.match.seed}", 12, mix(th.panel, th.text_dim, 0.6))
         surface.blit(seed, seed.get_rect(bottomright=(PX + PW, H_LOGICAL - 10)))
 
@@ -1009,16 +1011,39 @@ class RaceScene(BoardScene):
         self._blit_text(surface, "then click an opponent's panel above", 13, th.text_dim,
                         topleft=(GIFT_CARD.x + 14, GIFT_CARD.bottom - 30))
 
-    def _draw_result(self, surface) -> None:
-        th = self.theme
+    def finish_times(self) -> dict[int, float]:
+        """Match time (s) at which each OUT seat went out, read from the log (cached per log length)."""
+        m = self.match
+        n = m.cursor
+        if self._finish is not None and self._finish[0] == n:
+            return self._finish[1]
+        out: dict[int, float] = {}
+        for k in range(1, n + 1):
+            for j, seat in enumerate(m.states[k].seats):
+                if seat.out is not None and j not in out:
+                    out[j] = float(m.log[k - 1].get("t", 0.0))
+        self._finish = (n, out)
+        return out
+
+    def ranking_rows(self) -> list[dict]:
+        """The final ranking, best first: place, seat, name, result text, tiles left, gobbles, doubles."""
         st = self.state
-        out = self.match.outcome()
-        dim_backdrop(surface, 150)
-        box = self._result_box()
-        pygame.draw.rect(surface, th.panel, box, border_radius=18)
-        rank = out["ranking"]
-        won = bool(self.humans) and rank[0] in self.humans
-        pygame.draw.rect(surface, th.good if won else th.panel_edge, box, 2, border_radius=18)
+        times = self.finish_times()
+        rows = []
+        for i, seat in enumerate(self.rules.ranking(st)):
+            s = st.seats[seat]
+            if s.out is not None:
+                t = times.get(seat)
+                res = f"✓ OUT {ordinal(s.out)}" + (f" · {fmt_time(t)}" if t is not None else "")
+            else:
+                res = "still in (deadlock)" if st.deadlock else "last one in"
+            rows.append({"place": i + 1, "seat": seat, "name": self.name(seat), "result": res, "out": s.out,
+                         "tiles": s.held, "gobbles": s.gobbles, "doubles": s.doubles})
+        return rows
+
+    def result_titles(self) -> tuple[str, str]:
+        st = self.state
+        rank = self.rules.ranking(st)
         if not self.humans:
             title = "Race over"
         elif len(self.humans) == 1:
@@ -1026,11 +1051,23 @@ class RaceScene(BoardScene):
             title = "You win!" if place == 1 else f"You finished {ordinal(place)}"
         else:
             title = f"{self.tag(rank[0])} wins!" if rank[0] in self.humans else "Race over"
-        self._blit_text(surface, title, 38, th.good if won else th.text, True, midtop=(box.centerx, box.y + 22))
         if st.deadlock:
             sub = "Deadlock: no tile anyone holds fits anywhere; players still in are ranked by tiles left."
         else:
-            sub = f"Finishing order · race time {fmt_time(out['time'])}"
+            sub = f"Finishing order  ·  race time {fmt_time(st.clock)}"
+        return title, sub
+
+    def _draw_result(self, surface) -> None:
+        th = self.theme
+        st = self.state
+        dim_backdrop(surface, 150)
+        box = self._result_box()
+        pygame.draw.rect(surface, th.panel, box, border_radius=18)
+        rows = self.ranking_rows()
+        won = bool(self.humans) and rows[0]["seat"] in self.humans
+        pygame.draw.rect(surface, th.good if won else th.panel_edge, box, 2, border_radius=18)
+        title, sub = self.result_titles()
+        self._blit_text(surface, title, 38, th.good if won else th.text, True, midtop=(box.centerx, box.y + 22))
         self._blit_text(surface, sub, 15, th.accent if st.deadlock else th.text_dim, midtop=(box.centerx, box.y + 74))
         cols = (box.x + 40, box.x + 106, box.x + 320, box.x + 520, box.x + 610, box.x + 690)
         y = box.y + 110
@@ -1040,24 +1077,20 @@ class RaceScene(BoardScene):
             else:
                 self._blit_text(surface, head, 12, th.text_dim, True, topleft=(x, y))
         y += 26
-        for i, seat in enumerate(rank):
-            s = st.seats[seat]
-            row = pygame.Rect(box.x + 24, y - 6, box.w - 48, 36)
+        for row in rows:
+            seat = row["seat"]
+            band = pygame.Rect(box.x + 24, y - 6, box.w - 48, 36)
             if seat in self.humans:
-                pygame.draw.rect(surface, mix(th.panel, th.accent, 0.14), row, border_radius=8)
-            self._blit_text(surface, ordinal(i + 1), 18, th.text, True, topleft=(cols[0], y))
+                pygame.draw.rect(surface, mix(th.panel, th.accent, 0.14), band, border_radius=8)
+            self._blit_text(surface, ordinal(row["place"]), 18, th.text, True, topleft=(cols[0], y))
             tb = self._tag(surface, seat, (cols[1] + 16, y + 11), 14)
-            self._blit_text(surface, self.name(seat), 17, th.text, True, midleft=(tb.right + 10, y + 11))
-            if s.out is not None:
-                t = self.out_times.get(seat)
-                res = f"✓ OUT {ordinal(s.out)}" + (f" · {fmt_time(t)}" if t is not None else "")
-                rc = th.good
-            else:
-                res, rc = ("still in (deadlock)" if st.deadlock else "last one in"), th.text_dim
-            self._blit_text(surface, res, 16, rc, s.out is not None, topleft=(cols[2], y + 2))
-            self._blit_text(surface, str(s.held), 17, th.text, True, midtop=(cols[3] + 24, y))
-            self._blit_text(surface, str(s.gobbles), 17, th.text, False, midtop=(cols[4] + 24, y))
-            self._blit_text(surface, str(s.doubles), 17, th.text, False, midtop=(cols[5] + 24, y))
+            self._blit_text(surface, row["name"], 17, th.text, True, midleft=(tb.right + 10, y + 11))
+            out_ = row["out"] is not None
+            self._blit_text(surface, row["result"], 16, th.good if out_ else th.text_dim, out_,
+                            topleft=(cols[2], y + 2))
+            self._blit_text(surface, str(row["tiles"]), 17, th.text, True, midtop=(cols[3] + 24, y))
+            self._blit_text(surface, str(row["gobbles"]), 17, th.text, False, midtop=(cols[4] + 24, y))
+            self._blit_text(surface, str(row["doubles"]), 17, th.text, False, midtop=(cols[5] + 24, y))
             y += 40
         for b in self.end_buttons:
             b.draw(surface, self.app)
