@@ -576,3 +576,39 @@ def test_final_ranking_notes_a_deadlock(app):
     new = app.top
     assert isinstance(new, RaceScene) and new is not scene
     assert new.match.config["seats"] == m.config["seats"] and not new.match.is_over()
+
+
+def test_race_autosave_resumes_and_replays(app):
+    from sim.app.replay import ReplayScene
+    from sim.core import record
+    from sim.core.storage import autosave_path
+
+    launcher = app.push(LauncherScene(app))
+    m = race(["human", "bot:hard", "bot:easy"], 6)
+    scene = app.start_match(RACE, m)
+    for _ in range(400):
+        app.step([], STEP)
+    assert len(m.log) > 60 and not m.is_over()
+    saved = record.load(autosave_path())
+    assert saved.log == m.log
+    app.step([key(pygame.K_ESCAPE)], STEP)
+    assert app.top is launcher and launcher.resume_match is not None
+    click(app, launcher.resume_button.rect.center)
+    resumed = app.top
+    assert isinstance(resumed, RaceScene) and resumed is not scene
+    n0 = len(m.log)
+    assert resumed.match.log[:n0] == m.log and resumed.match.states[n0] == m.state
+    for _ in range(120):                          # the race goes on, bots included
+        app.step([], STEP)
+    assert len(resumed.match.log) > len(m.log)
+    # a replay steps through the record; the race below only draws (no clock, no bots)
+    app.to_launcher()
+    rec = record.load(autosave_path())
+    app.start_match(RACE, rec, autosave=False)
+    rp = app.push(ReplayScene(app, rec, autoplay=False))
+    n = len(rec.log)
+    for k in (pygame.K_RIGHT, pygame.K_RIGHT, pygame.K_LEFT, pygame.K_END, pygame.K_HOME):
+        app.step([key(k)], STEP)
+        for _ in range(10):
+            app.step([], STEP)
+    assert len(rec.log) == n and app.top is rp

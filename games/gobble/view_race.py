@@ -838,7 +838,9 @@ class RaceScene(BoardScene):
                 self._blit_text(surface, title, 22, th.text, True, midleft=(tb.right + 10, 32))
         else:
             self._blit_text(surface, "Spectator", 22, th.text, True, midleft=(PX, 32))
-        clock = self._text(f"RACE  {fmt_time(self.match.time)}", 16, th.text, True)
+        m = self.match
+        now = m.time if m.cursor == len(m.log) else st.clock     # a replay shows the position's time
+        clock = self._text(f"RACE  {fmt_time(now)}", 16, th.text, True)
         cr = clock.get_rect(midright=(PX + PW - 10, 32))
         pygame.draw.rect(surface, mix(th.panel, th.bg, 0.45), cr.inflate(18, 10), border_radius=12)
         surface.blit(clock, cr)
