@@ -1,4 +1,4 @@
-"""The Tantrix board (games/gobble/board.py) against a naive model written here.
+"""The Tantrix board (games/gobble/board.py) against the naive model of tests/naive.py.
 
 The naive model knows only the spec (specs/gobble.md "Geometry"): edge i faces axial direction i
 (E, NE, NW, W, SW, SE), a tile at rotation k shows base[(i + k) % 6] at direction i, and a placement is
@@ -13,53 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.gobble import data
 from games.gobble.board import ALL_TILES_MASK, Board, gift_count, pattern_fit
 
-NDIRS = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
-BASE = {n: e for n, (e, _b) in data.TILES.items()}
-
-
-# --------------------------------------------------------------------------- naive model
-SHOWN = {(n, k): "".join(e[(i + k) % 6] for i in range(6)) for n, e in BASE.items() for k in range(6)}
-
-
-def shown(n, rot):
-    """Colours at directions 0..5 of tile n at rotation rot (spec convention base[(i + rot) % 6])."""
-    return SHOWN[(n, rot % 6)]
-
-
-def nb(cell, d):
-    return (cell[0] + NDIRS[d][0], cell[1] + NDIRS[d][1])
-
-
-def naive_pattern(tiles, cell):
-    out = []
-    for d in range(6):
-        m = nb(cell, d)
-        out.append(shown(*tiles[m])[(d + 3) % 6] if m in tiles else ".")
-    return "".join(out)
-
-
-def naive_neighbours(tiles, cell):
-    return sum(nb(cell, d) in tiles for d in range(6))
-
-
-def naive_legal(tiles, n, rot, cell):
-    if cell in tiles:
-        return False
-    if naive_neighbours(tiles, cell) < 2:
-        return False
-    s = shown(n, rot)
-    for d in range(6):
-        m = nb(cell, d)
-        if m in tiles and shown(*tiles[m])[(d + 3) % 6] != s[d]:
-            return False
-    return True
-
-
-def naive_fits(pattern, n):
-    return [k for k in range(6) if all(c == "." or shown(n, k)[d] == c for d, c in enumerate(pattern))]
+from naive import (BASE, grow, naive_fits, naive_legal, naive_mismatches, naive_neighbours, naive_pattern,
+                   naive_placements, nb, shown)
 
 
 def bbox_cells(tiles, margin=2):
@@ -67,50 +24,6 @@ def bbox_cells(tiles, margin=2):
     rs = [r for _, r in tiles]
     return [(q, r) for q in range(min(qs) - margin, max(qs) + margin + 1)
             for r in range(min(rs) - margin, max(rs) + margin + 1)]
-
-
-def naive_placements(tiles, n):
-    return {(c, k) for c in bbox_cells(tiles) for k in range(6) if naive_legal(tiles, n, k, c)}
-
-
-def naive_mismatches(tiles):
-    bad = 0
-    for c, t in tiles.items():
-        for d in range(6):
-            m = nb(c, d)
-            if m in tiles and shown(*t)[d] != shown(*tiles[m])[(d + 3) % 6]:
-                bad += 1
-    assert bad % 2 == 0
-    return bad // 2
-
-
-def random_legal_tiles(rng: random.Random, count: int):
-    """A board grown by legal play (naive rule): two matched tiles, then random legal placements."""
-    bag = list(BASE)
-    rng.shuffle(bag)
-    a = bag.pop()
-    tiles = {(0, 0): (a, rng.randrange(6))}
-    need = shown(*tiles[(0, 0)])[0]
-    while True:
-        b = bag.pop()
-        rots = [k for k in range(6) if shown(b, k)[3] == need]
-        if rots:
-            tiles[(1, 0)] = (b, rng.choice(rots))
-            break
-        bag.insert(0, b)
-    tries = 0
-    while len(tiles) < count and bag and tries < 400:
-        tries += 1
-        n = bag[-1]
-        cand = {nb(c, d) for c in tiles for d in range(6)} - set(tiles)
-        opts = [(c, k) for c in sorted(cand) for k in range(6) if naive_legal(tiles, n, k, c)]
-        if opts:
-            c, k = rng.choice(opts)
-            tiles[c] = (n, k)
-            bag.pop()
-        else:
-            bag.insert(0, bag.pop())
-    return tiles, bag
 
 
 def random_cluster(rng: random.Random, count: int):
@@ -274,7 +187,7 @@ def test_place_is_immutable():
 @given(seeds, st.integers(3, 30))
 def test_random_legal_boards_against_naive(seed, count):
     rng = random.Random(seed)
-    tiles, bag = random_legal_tiles(rng, count)
+    tiles, bag = grow(rng, count, tries=400)  # two matched tiles, then random legal placements
     b = Board.from_tiles(tiles)
     assert b.tiles == tiles
     assert b.mismatches() == 0 == naive_mismatches(tiles)
@@ -288,7 +201,7 @@ def test_random_legal_boards_against_naive(seed, count):
     # Gobble spaces.
     for k in range(1, 7):
         assert sorted(b.spaces(k)) == sorted(c for c in expected_frontier if naive_neighbours(tiles, c) >= k)
-    # placements(): brute force over every cell and rotation.
+    # placements(): brute force over every frontier cell and rotation.
     mask = 0
     for n in BASE:
         got = b.placements(n)

@@ -9,35 +9,20 @@ import pytest
 
 from games.gobble.ai import make_race_bot
 from games.gobble.board import Board, pattern_fit
-from games.gobble.data import ROT_EDGES, TILE_NUMBERS
+from games.gobble.data import TILE_NUMBERS
 from games.gobble.race import RaceRules, RaceState, Seat, deal_quota
 from sim.ai.realtime import BotTimers, simulate
 from sim.core import record
 from sim.core.match import Match
 from sim.core.rules import CHANCE, CLOCK, IllegalAction
 
+from naive import naive_legal
+
 R = RaceRules()
 
 
 def new_match(players=4, seed=0, **cfg):
     return Match(R, {"players": players, "seats": ["bot:medium"] * players, **cfg}, seed)
-
-
-def naive_fits(board: Board, n: int, rot: int, cell) -> bool:
-    """Independent check of the placement rule: empty, >= 2 neighbours, every touching edge matches."""
-    from sim.core.hexgrid import DIRS
-    if cell in board.tiles:
-        return False
-    e = ROT_EDGES[n][rot]
-    touching = 0
-    for d, (dq, dr) in enumerate(DIRS):
-        nb = (cell[0] + dq, cell[1] + dr)
-        if nb in board.tiles:
-            touching += 1
-            m, k = board.tiles[nb]
-            if ROT_EDGES[m][k][(d + 3) % 6] != e[d]:
-                return False
-    return touching >= 2
 
 
 # ------------------------------------------------------------------------------ deal
@@ -253,7 +238,7 @@ def test_deadlock_detected_exactly_and_ranked_by_tiles_left(buried_fit):
     cells = {c for c in s.board.frontier}
     for st in s.seats:
         for n in list(st.pile) + list(st.stack[-1:]):
-            assert not any(naive_fits(s.board, n, k, c) for c in cells for k in range(6))
+            assert not any(naive_legal(s.board.tiles, n, k, c) for c in cells for k in range(6))
     assert R.invariants(s) == []
     s2, ev = R.apply(s, 1, {"t": "discard", "tile": s.seats[1].pile[0]})
     assert s2.phase == "over" and s2.deadlock and any(e["e"] == "over" and e["deadlock"] for e in ev)
@@ -318,7 +303,7 @@ def test_pattern_fit_agrees_on_race_boards():
             for n in TILE_NUMBERS:
                 if n in [t for t, _ in b.tiles.values()]:
                     continue
-                assert set(fits.get(n, ())) == {k for k in range(6) if naive_fits(b, n, k, cell)}
+                assert set(fits.get(n, ())) == {k for k in range(6) if naive_legal(b.tiles, n, k, cell)}
 
 
 # ------------------------------------------------------------------------ bots

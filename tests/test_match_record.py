@@ -25,6 +25,8 @@ from sim.core.match import Match
 from sim.core.record import RecordError
 from sim.core.rules import CHANCE, GameInfo, IllegalAction
 
+from naive import find_gobbles, naive_legal, shown
+
 RULES = SolitaireRules()
 
 
@@ -298,18 +300,6 @@ def test_gobble_undo_never_past_a_draw():
 
 
 def _find_rescue_position():
-    NDIRS = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
-    from games.gobble.data import TILES
-    shown = {(n, k): "".join(e[(i + k) % 6] for i in range(6)) for n, (e, _b) in TILES.items() for k in range(6)}
-
-    def nb(c, d):
-        return (c[0] + NDIRS[d][0], c[1] + NDIRS[d][1])
-
-    def legal(tiles, n, k, c):
-        if c in tiles or sum(nb(c, d) in tiles for d in range(6)) < 2:
-            return False
-        return all(shown[tiles[nb(c, d)]][(d + 3) % 6] == shown[(n, k)][d] for d in range(6) if nb(c, d) in tiles)
-
     # Grow boards by random games of the real engine (their legality is tested elsewhere), then look
     # for the pattern with the naive rule.
     for seed in range(300):
@@ -317,25 +307,13 @@ def _find_rescue_position():
         s = m.state
         tiles = s.board.tiles
         free = sorted(set(range(1, 57)) - {n for n, _ in tiles.values()})
-        empt = sorted({nb(c, d) for c in tiles for d in range(6)} - set(tiles))
-        three = [c for c in empt if sum(nb(c, d) in tiles for d in range(6)) == 3]
-        for g1 in three:
-            for g2 in three:
-                if g2 == g1 or any(nb(g1, d) == g2 for d in range(6)):
-                    continue
-                for t in free:
-                    r1 = [k for k in range(6) if legal(tiles, t, k, g1)]
-                    if not r1:
-                        continue
-                    for p in free:
-                        if p == t:
-                            continue
-                        r2 = [k for k in range(6) if legal(tiles, p, k, g2)]
-                        if r2:
-                            x = next(n for n in free if n not in (t, p))
-                            bag = tuple(n for n in free if n not in (t, p, x))
-                            st_ = SolitaireState(board=s.board, bag=bag, penalty=(x, p), held=t, phase="place")
-                            return st_, (t, r1[0], g1), (p, r2[0], g2), x
+        hit = find_gobbles(tiles, free, 3, 3)
+        if hit:
+            g1, t, r1, g2, p, r2 = hit
+            x = next(n for n in free if n not in (t, p))
+            bag = tuple(n for n in free if n not in (t, p, x))
+            st_ = SolitaireState(board=s.board, bag=bag, penalty=(x, p), held=t, phase="place")
+            return st_, (t, r1, g1), (p, r2, g2), x
     raise AssertionError("no rescue position found")
 
 
@@ -521,20 +499,6 @@ def test_tampered_placement_far_away(good_record):
     assert f"action {i}" in _fails(rec)
 
 
-def _shown(n, k):
-    from games.gobble.data import TILES
-    e = TILES[n][0]
-    return "".join(e[(i + k) % 6] for i in range(6))
-
-
-def _naive_ok(tiles, n, k, cell):
-    dirs = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
-    touching = [(d, (cell[0] + dq, cell[1] + dr)) for d, (dq, dr) in enumerate(dirs)
-                if (cell[0] + dq, cell[1] + dr) in tiles]
-    return cell not in tiles and len(touching) >= 2 and all(
-        _shown(*tiles[m])[(d + 3) % 6] == _shown(n, k)[d] for d, m in touching)
-
-
 def test_tampered_rotation(good_record):
     # Every other rotation of a placed tile that breaks the placement rule (naive check on the board
     # before that action) makes the record fail at that action.
@@ -545,7 +509,7 @@ def test_tampered_rotation(good_record):
         before = m.states[i].board.tiles
         cell = (act["q"], act["r"])
         for k in range(6):
-            if k == act["rot"] or _naive_ok(before, act["tile"], k, cell):
+            if k == act["rot"] or naive_legal(before, act["tile"], k, cell):
                 continue
             r2 = copy.deepcopy(good_record)
             r2["actions"][i][1]["rot"] = k
@@ -572,8 +536,8 @@ def test_tampered_chance_draw(good_record):
 def test_tampered_start_mismatch(good_record):
     # The second start tile must match the first: every mismatching rotation is refused at action 1.
     a0, a1 = good_record["actions"][0][1], good_record["actions"][1][1]
-    assert _shown(a0["tile"], a0["rot"])[0] == _shown(a1["tile"], a1["rot"])[3]
-    bad = [k for k in range(6) if _shown(a0["tile"], a0["rot"])[0] != _shown(a1["tile"], k)[3]]
+    assert shown(a0["tile"], a0["rot"])[0] == shown(a1["tile"], a1["rot"])[3]
+    bad = [k for k in range(6) if shown(a0["tile"], a0["rot"])[0] != shown(a1["tile"], k)[3]]
     assert len(bad) == 4  # the colour sits on two of the tile's six edges
     for k in bad:
         rec = copy.deepcopy(good_record)

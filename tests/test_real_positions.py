@@ -4,7 +4,8 @@ Sources: pierrebai/Tantrix (C++ solver tests), Barry Becker's bb4-puzzles (Scala
 lwiest/SolvingTantrix (Discovery puzzle solution counts). Each record gives the position in the
 source's own coordinates and, under "converted", in ours. This file re-derives the conversions
 independently from the stated source conventions, checks they agree with the JSON, then checks each
-stated fact with our engine (Board, pattern_fit, tile data) plus small followers written here.
+stated fact with our engine (Board, pattern_fit, tile data) plus small followers written here and the
+naive model of tests/naive.py.
 
 Conventions (from the JSON's "sources"):
 * pierrebai: position (x, y), direction deltas d0 (-1,0), d1 (0,-1), d2 (1,-1), d3 (1,0), d4 (0,1),
@@ -32,12 +33,13 @@ from games.gobble import data
 from games.gobble.board import Board, pattern_fit
 from sim.core import hexgrid as hg
 
+from naive import BASE, naive_mismatches, nb
+
 JSON_PATH = Path(__file__).resolve().parent / "data" / "tantrix_positions.json"
 
 DOC = json.loads(JSON_PATH.read_text(encoding="utf-8"))
 RECORDS = {r["id"]: r for r in DOC["records"]}
-NDIRS = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
-OUR = {n: e for n, (e, _b) in data.TILES.items()}
+OUR = BASE  # our tile table
 
 
 def canon(e):
@@ -47,10 +49,6 @@ def canon(e):
 def mirror(e):
     """Colours of the mirror image (across the vertical axis): direction i -> 3 - i."""
     return "".join(e[(3 - i) % 6] for i in range(6))
-
-
-def nb(c, d):
-    return (c[0] + NDIRS[d][0], c[1] + NDIRS[d][1])
 
 
 # ------------------------------------------------------------------------- conversions
@@ -105,16 +103,6 @@ def board_of(rec):
 
 
 # ----------------------------------------------------------------- followers written here
-def naive_mismatches(tiles):
-    bad = 0
-    for c, (n, k) in tiles.items():
-        for d in range(3):
-            m = nb(c, d)
-            if m in tiles and data.ROT_EDGES[n][k][d] != data.ROT_EDGES[tiles[m][0]][tiles[m][1]][(d + 3) % 6]:
-                bad += 1
-    return bad
-
-
 def holes(tiles):
     """Empty cells enclosed by tiles (not reachable from far away), as a list of components."""
     qs = [q for q, _ in tiles]
@@ -435,7 +423,7 @@ def test_discovery_counts(n, colour, value):
     sols = discovery_solutions(n, colour)
     assert len(sols) == value
     for s in sols:
-        # Each solution checked by the followers written here, not by the search.
+        # Each solution checked by the followers (here and in naive.py), not by the search.
         assert naive_mismatches(s.tiles) == 0 and s.mismatches() == 0
         assert loop_through_all(s, colour)
         assert sorted(t for t, _ in s.tiles.values()) == list(range(1, n + 1))

@@ -1,7 +1,8 @@
 """Gobble Solitaire rules (games/gobble/rules.py) against specs/gobble.md "Gobble Solitaire".
 
-Positions are built here with a naive placement model (the spec's rule, written independently), then
-the rules engine is driven through them. Random playouts check invariants after every action.
+Positions are built here with the naive placement model of tests/naive.py (the spec's rule, written
+independently), then the rules engine is driven through them. Random playouts check invariants after
+every action.
 """
 from __future__ import annotations
 
@@ -11,71 +12,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.gobble import data
 from games.gobble.board import Board
 from games.gobble.rules import PLAYER, SolitaireRules, SolitaireState
 from sim.core.match import Match
 from sim.core.rules import CHANCE, IllegalAction, is_legal
 
+from naive import BASE, SHOWN, find_gobbles, grow, naive_legal, naive_neighbours, naive_placements, nb
+
 RULES = SolitaireRules()
 ALL = frozenset(range(1, 57))
-NDIRS = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
-BASE = {n: e for n, (e, _b) in data.TILES.items()}
-SHOWN = {(n, k): "".join(e[(i + k) % 6] for i in range(6)) for n, e in BASE.items() for k in range(6)}
-
-
-# --------------------------------------------------------------------------- naive model
-def nb(c, d):
-    return (c[0] + NDIRS[d][0], c[1] + NDIRS[d][1])
-
-
-def n_neighbours(tiles, c):
-    return sum(nb(c, d) in tiles for d in range(6))
-
-
-def naive_legal(tiles, n, k, c):
-    if c in tiles or n_neighbours(tiles, c) < 2:
-        return False
-    s = SHOWN[(n, k)]
-    return all(SHOWN[tiles[nb(c, d)]][(d + 3) % 6] == s[d] for d in range(6) if nb(c, d) in tiles)
-
-
-def naive_placements(tiles, n):
-    cand = {nb(c, d) for c in tiles for d in range(6)} - set(tiles)
-    return {(c, k) for c in cand for k in range(6) if naive_legal(tiles, n, k, c)}
 
 
 def expected_gifts(k, escalating=False):
     if k < 3:
         return 0
     return k - 2 if escalating else (1 if k == 3 else 2)
-
-
-def grow(rng, count):
-    """Random legal board by the naive rule: {cell: (tile, rot)}."""
-    bag = list(BASE)
-    rng.shuffle(bag)
-    a = bag.pop()
-    tiles = {(0, 0): (a, rng.randrange(6))}
-    while len(tiles) < 2:
-        b = bag.pop()
-        rots = [k for k in range(6) if SHOWN[(b, k)][3] == SHOWN[tiles[(0, 0)]][0]]
-        if rots:
-            tiles[(1, 0)] = (b, rng.choice(rots))
-        else:
-            bag.insert(0, b)
-    for _ in range(4 * count):
-        if len(tiles) >= count:
-            break
-        n = bag[-1]
-        opts = sorted(naive_placements(tiles, n))
-        if opts:
-            c, k = rng.choice(opts)
-            tiles[c] = (n, k)
-            bag.pop()
-        else:
-            bag.insert(0, bag.pop())
-    return tiles
 
 
 def make_state(tiles, held=None, penalty=(), phase="place", rescues=0, bag=None, escalating=False):
@@ -96,29 +47,14 @@ def find_scenario(k1, k2=None, min_tiles=16):
     g2 of k2 neighbours, not next to g1, that another tile P fills; plus a spare tile X. Naive model."""
     for seed in range(2000):
         rng = random.Random(seed)
-        tiles = grow(rng, min_tiles + seed % 10)
+        tiles, _bag = grow(rng, min_tiles + seed % 10)
         used = {n for n, _ in tiles.values()}
         free = sorted(ALL - used)
-        empties = sorted({nb(c, d) for c in tiles for d in range(6)} - set(tiles))
-        g1s = [c for c in empties if n_neighbours(tiles, c) == k1]
-        for g1 in g1s:
-            for t in free:
-                r1 = [k for k in range(6) if naive_legal(tiles, t, k, g1)]
-                if not r1:
-                    continue
-                if k2 is None:
-                    x = next(n for n in free if n != t)
-                    return tiles, g1, t, r1[0], None, None, None, x
-                for g2 in empties:
-                    if g2 == g1 or n_neighbours(tiles, g2) != k2 or any(nb(g1, d) == g2 for d in range(6)):
-                        continue
-                    for p in free:
-                        if p == t:
-                            continue
-                        r2 = [k for k in range(6) if naive_legal(tiles, p, k, g2)]
-                        if r2:
-                            x = next(n for n in free if n not in (t, p))
-                            return tiles, g1, t, r1[0], g2, p, r2[0], x
+        hit = find_gobbles(tiles, free, k1, k2)
+        if hit:
+            g1, t, r1, g2, p, r2 = hit
+            x = next(n for n in free if n not in (t, p))
+            return tiles, g1, t, r1, g2, p, r2, x
     raise AssertionError("no scenario found")
 
 
@@ -188,7 +124,7 @@ def playout(seed, style):
             a = {"t": "skip"}
         else:
             a = rng.choice(acts)
-        k = n_neighbours(s.board.tiles, (a["q"], a["r"])) if a["t"] == "place" else 0
+        k = naive_neighbours(s.board.tiles, (a["q"], a["r"])) if a["t"] == "place" else 0
         events = m.submit(PLAYER, a)
         t = m.state
         if a["t"] == "place":
@@ -408,7 +344,7 @@ def test_escalating_option(double_gobble):
     tiles, g1, t, r1, *_ = double_gobble
     free = sorted(ALL - {n for n, _ in tiles.values()} - {t})
     s = make_state(tiles, held=t, penalty=tuple(free[:3]), escalating=True)
-    k = n_neighbours(tiles, g1)
+    k = naive_neighbours(tiles, g1)
     s1, _ = apply_ok(s, PLAYER, place(t, r1, g1))
     assert s1.rescues == k - 2
 
@@ -433,7 +369,7 @@ def test_last_tile_placed_ends_the_game(gobble_chain):
     free = sorted(ALL - {n for n, _ in tiles.values()})
     # A tile with a placement that fills no gobble space, drawn last (the rest is on the stack).
     t, (c, k) = next((n, sorted(pl)[0]) for n in free
-                     for pl in [{(c, k) for c, k in naive_placements(tiles, n) if n_neighbours(tiles, c) == 2}]
+                     for pl in [{(c, k) for c, k in naive_placements(tiles, n) if naive_neighbours(tiles, c) == 2}]
                      if pl)
     rest = tuple(n for n in free if n != t)
     s = SolitaireState(board=Board.from_tiles(tiles), bag=(), penalty=rest, held=t, phase="place")
@@ -467,7 +403,7 @@ def test_illegal_occupied_cell(place_state):
 
 def test_illegal_fewer_than_two_neighbours(place_state):
     s, (tiles, g1, t, r1, *_rest) = place_state
-    one = next(c for c in sorted(s.board.frontier) if n_neighbours(tiles, c) == 1)
+    one = next(c for c in sorted(s.board.frontier) if naive_neighbours(tiles, c) == 1)
     assert any(w in _reason(s, place(t, 0, one)) for w in ("two", "2"))
     assert any(w in _reason(s, place(t, 0, (500, 500))) for w in ("two", "2"))
 
