@@ -717,3 +717,14 @@ def test_deeply_nested_json_is_a_clear_error(tmp_path):
     p.write_text("[" * 100000 + "]" * 100000)
     with pytest.raises(record.RecordError, match="nested"):
         record.load(p)
+
+
+def test_meta_is_saved_and_checked(tmp_path):
+    m = play(2, until=4)
+    m.meta["elapsed"] = 42.5
+    record.save(m, tmp_path / "m.json")
+    assert record.load(tmp_path / "m.json").meta == {"elapsed": 42.5}
+    rec = record.to_record(m)
+    rec["meta"] = [1]
+    with pytest.raises(record.RecordError, match="meta"):
+        record.from_record(rec)

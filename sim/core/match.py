@@ -43,6 +43,8 @@ class Match:
         self.cursor = 0
         self.time = 0.0
         self.listeners: list[Listener] = []
+        #: session facts saved with the record but not part of the game (e.g. {"elapsed": s})
+        self.meta: dict[str, Any] = {}
         self.auto_chance = resolve_chance
         if resolve_chance:
             self._notify(self.resolve_chance())

@@ -2,7 +2,8 @@
 
 A record is ``{"format": "playtable-match", "format_version": 1, "game": NAME, "rules_version": N,
 "config": {...}, "seed": INT, "actions": [[player, action], ...] (or [player, action, t] in
-real-time games), "cursor": INT}``. Loading validates the schema strictly and replays every action
+real-time games), "cursor": INT}`` and optionally ``"meta": {...}``: facts about the session that are
+not part of the game (e.g. ``"elapsed"``, the seconds a player has spent on a solitaire game). Loading validates the schema strictly and replays every action
 through the rules, so a truncated, tampered or foreign file fails with :class:`RecordError` (one line,
 no traceback) and nothing is half-loaded.
 """
@@ -18,6 +19,7 @@ from .storage import read_json, write_json_atomic
 FORMAT = "playtable-match"
 FORMAT_VERSION = 1
 _KEYS = {"format", "format_version", "game", "rules_version", "config", "seed", "actions", "cursor"}
+_OPTIONAL = {"meta"}
 
 
 class RecordError(ValueError):
@@ -41,6 +43,7 @@ def to_record(match: Match) -> dict[str, Any]:
         "seed": match.seed,
         "actions": actions,
         "cursor": match.cursor,
+        **({"meta": match.meta} if match.meta else {}),
     }
 
 
@@ -53,7 +56,7 @@ def from_record(rec: Any, expect_game: str | None = None) -> Match:
     if rec.get("format") != FORMAT:
         raise RecordError("not a Playtable match record (missing or wrong 'format')")
     missing = _KEYS - set(rec)
-    extra = set(rec) - _KEYS
+    extra = set(rec) - _KEYS - _OPTIONAL
     if missing:
         raise RecordError(f"record is missing {', '.join(sorted(missing))}")
     if extra:
@@ -108,6 +111,10 @@ def from_record(rec: Any, expect_game: str | None = None) -> Match:
         if not match.can_undo():
             raise RecordError("record 'cursor' is not a position that undo can reach")
         match.cursor -= 1
+    meta = rec.get("meta", {})
+    if not isinstance(meta, dict) or not all(isinstance(k, str) for k in meta):
+        raise RecordError("record 'meta' is not an object")
+    match.meta = dict(meta)
     match.auto_chance = True
     if match.cursor == len(match.log):
         match.resolve_chance()
