@@ -273,10 +273,13 @@ class RaceScene(BoardScene):
     def press_before(self, pos) -> bool:
         if self.match.is_over() and self._ended and self.show_result:
             return True
-        if self.hold is None and STRIP.collidepoint(pos):
+        if STRIP.collidepoint(pos):
             j = self.panel_at(pos)
             if j is not None and self.owed():
+                self.hold = None          # a tile held in click mode goes back: the gift comes first
                 self.give(j)
+            elif self.hold is not None:
+                self.hold = None
             return True
         return False
 
@@ -795,8 +798,8 @@ class RaceScene(BoardScene):
                     under.blit(surface, c[0] - 3 * i, c[1] + 3 * i)
                 draw.tile_sprite(seat.stack[-1], 0, OPP_S, th, sym).blit(surface, *c)
             else:
-                draw.cell_sprite(OPP_S, fill=mix(th.panel, th.bg, 0.7) + (255,),
-                                 outline=mix(th.panel, th.panel_edge, 0.7) + (255,), width=0.06).blit(surface, *c)
+                draw.cell_sprite(OPP_S, fill=mix(th.panel, th.bg, 0.6) + (255,),
+                                 outline=mix(th.panel, th.panel_edge, 0.35) + (255,), width=0.05).blit(surface, *c)
             tx = r.x + 64
             dim = th.text_dim
             self._blit_text(surface, f"{len(seat.pile)} in pile", 14, th.text, True, topleft=(tx, r.y + 36))
