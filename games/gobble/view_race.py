@@ -1031,7 +1031,8 @@ class RaceScene(BoardScene):
         return out
 
     def ranking_rows(self) -> list[dict]:
-        """The final ranking, best first: place, seat, name, result text, tiles left, gobbles, doubles."""
+        """The final ranking, best first: place, seat, name, result text, tiles left, gobbles (all of them)
+        and how many of those were double gobbles."""
         st = self.state
         times = self.finish_times()
         rows = []
@@ -1043,7 +1044,7 @@ class RaceScene(BoardScene):
             else:
                 res = "still in (deadlock)" if st.deadlock else "last one in"
             rows.append({"place": i + 1, "seat": seat, "name": self.name(seat), "result": res, "out": s.out,
-                         "tiles": s.held, "gobbles": s.gobbles, "doubles": s.doubles})
+                         "tiles": s.held, "gobbles": s.gobbles + s.doubles, "doubles": s.doubles})
         return rows
 
     def result_titles(self) -> tuple[str, str]:
