@@ -34,7 +34,7 @@ from sim.core.match import Match
 from sim.core.rules import IllegalAction
 
 from . import draw
-from .boardview import GOBBLE_NAMES, H_LOGICAL, W_LOGICAL, BoardScene, fmt_time
+from .boardview import GOBBLE_NAMES, H_LOGICAL, BoardScene, fmt_time
 
 STRIP = pygame.Rect(0, 0, 940, 128)
 BOARD = pygame.Rect(0, 128, 940, 672)
