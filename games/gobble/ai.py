@@ -104,7 +104,7 @@ def make_solitaire_agent(name: str, seed: int = 0):
 
 # --------------------------------------------------------------------------- race bots
 #: Seconds between looks at the table, by level (specs/gobble.md "Bots": levels by reaction time and skill).
-REACTION = {"easy": (3.0, 4.5), "medium": (1.8, 2.8), "hard": (1.0, 1.6)}
+REACTION = {"easy": (4.5, 7.0), "medium": (3.0, 4.5), "hard": (1.8, 3.0)}
 LEVELS = tuple(REACTION)
 
 
