@@ -29,9 +29,16 @@ def test_fuzz_20000_events_on_solitaire_scene():
         seen_phases = set()
         bot = make_solitaire_agent("greedy", 5)
         frames = [0]
+        live = [0]
+        cur = [scene]
+
+        def current():
+            if isinstance(app.top, gview.SolitaireScene):
+                cur[0] = app.top
+            return cur[0]
 
         def hotspots():
-            s = app.top if isinstance(app.top, gview.SolitaireScene) else scene
+            s = current()
             spots = [gview.HAND_C, gview.PEN_C]
             tile = s.movable()
             if tile is not None:
@@ -39,18 +46,25 @@ def test_fuzz_20000_events_on_solitaire_scene():
             return spots
 
         def check():
-            s = app.top if isinstance(app.top, gview.SolitaireScene) else scene
+            s = current()
             m = s.match
             assert m.rules.invariants(m.state) == []
+            if s in app.stack:
+                assert s._on_events in m.listeners  # the scene hears its match while it is shown
             seen_logs.add((id(m), len(m.log)))
             seen_phases.add(m.state.phase)
             frames[0] += 1
+            live[0] += not m.is_over()
             if frames[0] % 25 == 0 and m.active_players() == [0] and m.cursor == len(m.log):
                 m.submit(0, bot.select_action(m.rules, m.state, 0))
 
         stats = fuzz_scene(app, 20000, seed=2024, check=check, hotspots=hotspots,
-                           keys=tuple(DEFAULT_KEYS) + EXTRA_KEYS)
+                           keys=tuple(DEFAULT_KEYS) + EXTRA_KEYS, follow=True)
         assert stats["events"] == 20000
+        # the run went on into new games ("New game" was followed), bound to the autosave each time
+        assert stats["followed"] >= 1 and app.match is app.top.match
+        print("fuzz:", stats, "live frames", live[0])
+        assert live[0] > 0.6 * stats["frames"]  # most frames fuzz a game still in play
         # the fuzz really played: many distinct positions were reached
         assert len(seen_logs) > 100
         assert {"place", "over"} <= seen_phases

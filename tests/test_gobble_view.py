@@ -273,10 +273,8 @@ def test_end_screen_records_statistics_once(app):
     assert stats["penalty_total"] == len(m.state.penalty)
     assert stats["wins"] == (1 if not m.state.penalty else 0)
     assert ("win" in sounds) != ("lose" in sounds)
-    # undo the last placement (if allowed) and finish again: still one game
-    if m.undo(0):
-        app.step([], STEP)
-        m.redo()
+    # a finished game cannot be undone (and so never counted twice)
+    assert not m.can_undo() and not m.undo(0)
     for _ in range(5):
         app.step([], STEP)
     stats = json.loads((data_dir() / "stats.json").read_text())["gobble-solitaire"]
@@ -298,6 +296,8 @@ def test_undo_takes_back_a_gobble_placement(app):
             m.submit(0, bot.select_action(rules, m.state, 0))
         if m.state.phase == "rescue":
             break
+    else:
+        pytest.fail("no game reached a rescue")
     scene, _ = start(app, m)
     n = len(m.state.board)
     assert m.can_undo(0)
@@ -380,3 +380,19 @@ def test_palettes_render(app, palette):
     assert sum(shown(c) for c in app.theme.links.values()) >= 3
     # the penalty stack slot and the hand are drawn in the panel
     assert surf.get_at(PEN_C)[:3] != app.theme.panel
+
+
+def test_resumed_game_keeps_its_clock(app):
+    from sim.core import record
+
+    m = fresh_place_match(3)
+    scene, _ = start(app, m)
+    for _ in range(120):  # two seconds of play
+        app.step([], STEP)
+    tile, (cell, rot) = scene.movable(), m.state.board.placements(scene.movable())[0]
+    m.submit(0, {"t": "place", "tile": tile, "rot": rot, "q": cell[0], "r": cell[1]})
+    saved = record.to_record(m)
+    assert saved["meta"]["elapsed"] >= 1.9
+    again = record.from_record(saved)
+    scene2, _ = start(app, again)
+    assert saved["meta"]["elapsed"] <= scene2.elapsed <= saved["meta"]["elapsed"] + 0.05  # one frame on

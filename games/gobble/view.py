@@ -134,7 +134,8 @@ class SolitaireScene(BoardScene):
     def __init__(self, app: Any, match: Match, **opts: Any):
         super().__init__(app)
         self.match = match
-        self.elapsed = float(opts.get("elapsed", 0.0))
+        # time spent on this game, kept in the record's meta so a resumed game's clock goes on
+        self.elapsed = float(opts.get("elapsed", match.meta.get("elapsed", 0.0)))
         self._init_board_view()
         # the tile in hand
         self.rot = 0
@@ -150,9 +151,14 @@ class SolitaireScene(BoardScene):
         self._build_buttons()
         self._sync_tile()
         self._fit(immediate=True)
-        match.listeners.append(self._on_events)
+        self.on_enter()
         if self._recorded:
             self.result = {"stats": load_stats(), "counted": False}
+
+    def on_enter(self) -> None:
+        """Listen to the match while on the stack (again after being pushed back)."""
+        if self._on_events not in self.match.listeners:
+            self.match.listeners.insert(0, self._on_events)
 
     def on_exit(self) -> None:
         try:
@@ -389,6 +395,7 @@ class SolitaireScene(BoardScene):
             self._sound(s)
         self.hint = None
         self._sync_tile()
+        self._count_finished_game()
         self._refresh_buttons()
 
     def _over_hand(self, pos) -> bool:
@@ -469,6 +476,7 @@ class SolitaireScene(BoardScene):
             return
         if not over:
             self.elapsed += dt
+            self.match.meta["elapsed"] = round(self.elapsed, 3)
         self._tick_feedback(dt)
         self.draw_in = min(1.0, self.draw_in + dt / 0.25)
         if st.phase == "penalty" and self.hold is None:
@@ -479,17 +487,23 @@ class SolitaireScene(BoardScene):
         else:
             self.penalty_wait = 0.0
         self._follow_camera(dt)
-        if over and not self._recorded:
-            self._recorded = True
-            out = self.match.outcome()
-            stats = record_game(out["penalty"], out["win"], self.elapsed)
-            self.result = {"stats": stats, "counted": True}
-            self.show_result = True
-            self.hold = None
-            self._sound("win" if out["win"] else "lose")
-        elif over and self.result is None:
+        if over and self.result is None:
             self.result = {"stats": load_stats(), "counted": False}
         self._refresh_buttons()
+
+    def _count_finished_game(self) -> None:
+        """Add the finished game to the personal statistics, once. Called from the match listener on
+        the final action, which runs before the autosave listener removes the autosave, so a crash
+        cannot lose the game's result."""
+        if self._recorded or not self.match.is_over():
+            return
+        self._recorded = True
+        out = self.match.outcome()
+        stats = record_game(out["penalty"], out["win"], self.elapsed)
+        self.result = {"stats": stats, "counted": True}
+        self.show_result = True
+        self.hold = None
+        self._sound("win" if out["win"] else "lose")
 
     def draw(self, surface: pygame.Surface) -> None:
         th = self.theme

@@ -112,7 +112,7 @@ class _Gen:
 def fuzz_scene(app: Any, n_events: int, seed: int, check: Callable[[], Any] | None = None,
                events_per_frame: int = 4, keys: Sequence[tuple[int, int]] | None = None,
                hotspots: Callable[[], Sequence[tuple[int, int]]] | None = None,
-               scene: Any = None) -> dict[str, int]:
+               scene: Any = None, follow: bool = False) -> dict[str, int]:
     """Fuzz ``scene`` (default: the app's top scene) with ``n_events`` random events.
 
     Events are sent in frames of 0..``events_per_frame`` events through ``app.step`` with a random
@@ -123,6 +123,10 @@ def fuzz_scene(app: Any, n_events: int, seed: int, check: Callable[[], Any] | No
     ``app.logical_to_window`` so the app's mapping gives them back. Returns counts: frames, events,
     popped (dialogs the scene opened and the harness closed), repushed. Raises ValueError if there is
     no scene to fuzz; any exception from the scene propagates.
+
+    ``follow``: when the scene leaves and a scene of the same class takes its place at the same depth
+    (e.g. "New game"), fuzz that one from then on instead of pushing the old one back ("followed"
+    in the stats), so a long run keeps playing live games rather than a finished one.
     """
     target = scene if scene is not None else app.top
     if target is None:
@@ -132,7 +136,7 @@ def fuzz_scene(app: Any, n_events: int, seed: int, check: Callable[[], Any] | No
     depth = len(app.stack) - 1  # scenes below the target
     rng = random.Random(seed)
     gen = _Gen(app, rng, keys if keys is not None else DEFAULT_KEYS, hotspots)
-    stats = {"frames": 0, "events": 0, "popped": 0, "repushed": 0}
+    stats = {"frames": 0, "events": 0, "popped": 0, "repushed": 0, "followed": 0}
     sent = 0
     while sent < n_events:
         k = min(n_events - sent, rng.randint(0, max(0, events_per_frame)))
@@ -144,6 +148,10 @@ def fuzz_scene(app: Any, n_events: int, seed: int, check: Callable[[], Any] | No
         stats["events"] += k
         if check is not None:
             check()
+        if follow and target not in app.stack and len(app.stack) > depth \
+                and type(app.stack[depth]) is type(target):
+            target = app.stack[depth]
+            stats["followed"] += 1
         if target in app.stack:
             while app.top is not target:
                 app.pop()
