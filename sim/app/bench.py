@@ -1,8 +1,9 @@
 """``playtable bench``: speed figures, printed, never asserted (specs/DESIGN.md "Tests").
 
-Figures (issue "foundation"): legal-placement search for one tile on a 50-tile Gobble board (µs),
-Gobble Solitaire games per second with the greedy bot, and the Solitaire scene's frame time (median
-and p95, ms) at 1280x800 under the dummy video driver with 50 tiles on the board. Race (issue "race"):
+Figures: legal-placement search for one tile on a 50-tile Gobble board (µs), Gobble Solitaire games per
+second with the greedy bot, the Solitaire scene's frame time (median and p95, ms) at 1280x800 under the
+dummy video driver with 50 tiles on the board, the race scene's frame time with one human seat and 5
+bots placing, and races per second in selfplay. Race (issue "race"):
 the race scene's frame time with one human seat and 5 bots placing in real time.
 """
 from __future__ import annotations
@@ -157,6 +158,19 @@ def bench_race_frames(out, frames: int = 600) -> None:
         f"max {times[-1]:.2f} ms over {len(times)} frames")
 
 
+def bench_race_selfplay(out, races: int = 100) -> None:
+    """Races per second in selfplay (simulated time, 4 bots of mixed levels, invariants not checked)."""
+    from games.gobble import RACE
+    from sim.app.cli import play_race, seats_config
+
+    cfg = seats_config(RACE, "bot:hard,bot:medium,bot:easy,bot:medium", None, bots_only=True)
+    t0 = time.perf_counter()
+    for i in range(races):
+        play_race(RACE, cfg, 2000 + i)
+    dt = time.perf_counter() - t0
+    out(f"gobble race selfplay: {races / dt:.1f} races/s (4 bots: hard, medium, easy, medium; {races} races)")
+
+
 def run_bench() -> int:
     """Print every figure; returns 0."""
     def out(line: str) -> None:
@@ -167,4 +181,5 @@ def run_bench() -> int:
     bench_solitaire_games(out)
     bench_scene_frames(out)
     bench_race_frames(out)
+    bench_race_selfplay(out)
     return 0
