@@ -29,6 +29,7 @@ import pygame
 from sim.app.scene import Scene, WheelSteps
 from sim.app.widgets import Button, mix
 from sim.core.hexgrid import DIRS, hex_to_pixel
+from sim.core.rules import IllegalAction
 
 from . import draw
 from .board import Board, gift_count
@@ -190,6 +191,39 @@ class BoardScene(Scene):
         return rot
 
     # ------------------------------------------------------------------ camera
+    # ------------------------------------------------------------------ shared actions
+    def submit_as(self, seat: int | None, action: dict) -> bool:
+        """Send ``action`` for ``seat``; a refused one (illegal, or made stale by another player's
+        move) is reported with the reject cue and the reason. Returns whether it was applied."""
+        if seat is None:
+            return False
+        try:
+            self.match.submit(seat, action)
+        except IllegalAction as e:
+            self._sound("reject")
+            why = str(e)
+            self._say(why[:1].upper() + why[1:], self.theme.bad)
+            return False
+        self._refresh_buttons()
+        return True
+
+    def start_new_match(self, spec: Any) -> None:
+        """A new match of ``spec`` with this match's config on a fresh random seed."""
+        from sim.app.main import random_seed
+        from sim.core.match import Match
+
+        m = Match(self.match.rules, self.match.config, random_seed())
+        self.app.start_match(spec, m)
+
+    def draw_hint(self, surface, act, sym) -> None:
+        """The hinted placement ``act``: a pulsing glow, the ghost tile and an accent outline."""
+        th = self.theme
+        x, y = self.cell_pos((act["q"], act["r"]))
+        pulse = 0.5 + 0.5 * math.sin(self.clock * 5.0)
+        draw.glow_sprite(self.s, th.accent, 120 + int(100 * pulse) // 10 * 10).blit(surface, x, y)
+        draw.ghost_sprite(act["tile"], act["rot"], self.s, th, sym, 170).blit(surface, x, y)
+        draw.cell_sprite(self.s, outline=th.accent + (255,), width=0.08).blit(surface, x, y)
+
     def layout(self):
         return draw.layout(self.s)
 

@@ -305,29 +305,6 @@ def ghost_sprite(n: int, rot: int, s: int, pal, symbols: bool = False, alpha: in
     return hit
 
 
-def back_sprite(s: int, pal) -> Sprite:
-    """A face-down tile: dark hexagon with a faint inner hexagon."""
-    key = ("back", int(s), _palette_key(pal))
-    hit = _CACHE.get(key)
-    if hit is None:
-        lay = layout(s)
-        w, h = lay.size
-        big = pygame.Surface((w * SS, h * SS), pygame.SRCALPHA)
-        ox, oy = lay.ox * SS, lay.oy * SS
-
-        def hexpts(k):
-            return [(ox + x * lay.sx * SS * k, oy + y * lay.sy * SS * k) for x, y in _HEX]
-
-        body = _mix(pal.tile, pal.tile_edge, 0.35)
-        pygame.draw.polygon(big, pal.tile_edge, hexpts(1.0))
-        pygame.draw.polygon(big, body, hexpts(1.0 - RIM))
-        pygame.draw.polygon(big, _mix(body, pal.tile_edge, 0.8), hexpts(0.62), max(1, round(0.05 * s * SS)))
-        pygame.draw.polygon(big, _mix(body, pal.tile_edge, 0.5), hexpts(0.34))
-        surf = pygame.transform.smoothscale(big, (w, h))
-        hit = _remember(key, Sprite(surf, lay.ox, lay.oy))
-    return hit
-
-
 def cell_sprite(s: int, fill=None, outline=None, width: float = 0.06, scale: float = 1.0) -> Sprite:
     """A hexagonal highlight: optional RGBA ``fill`` and RGBA ``outline`` (``width`` in corner radii)."""
     key = ("cell", int(s), fill, outline, width, scale)

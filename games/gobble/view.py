@@ -27,7 +27,6 @@ import pygame
 from sim.app.widgets import Button, dim_backdrop, mix
 from sim.core import storage
 from sim.core.match import Match
-from sim.core.rules import IllegalAction
 
 from . import draw
 from .boardview import GOBBLE_NAMES, BoardScene, fmt_time
@@ -256,16 +255,8 @@ class SolitaireScene(BoardScene):
 
     # ------------------------------------------------------------------ actions
     def submit(self, action: dict) -> bool:
-        """Send ``action`` for player 0; an illegal one is reported (message + reject sound)."""
-        try:
-            self.match.submit(0, action)
-        except IllegalAction as e:
-            self._sound("reject")
-            why = str(e)
-            self._say(why[:1].upper() + why[1:], self.theme.bad)
-            return False
-        self._refresh_buttons()
-        return True
+        """Send ``action`` for the player (seat 0); see :meth:`BoardScene.submit_as`."""
+        return self.submit_as(0, action)
 
     def do_hint(self) -> None:
         st = self.state
@@ -341,14 +332,8 @@ class SolitaireScene(BoardScene):
             self.submit({"t": "penalty"})
 
     def do_new_game(self) -> None:
-        seed = random.SystemRandom().randrange(1, 2 ** 31)
-        m = Match(self.match.rules, self.match.config, seed)
-        start = getattr(self.app, "start_match", None)
-        if start is not None:
-            from . import SOLITAIRE
-            start(SOLITAIRE, m)
-        else:
-            self.app.replace(SolitaireScene(self.app, m))
+        from . import SOLITAIRE
+        self.start_new_match(SOLITAIRE)
 
     def do_toggle_result(self) -> None:
         self.show_result = not self.show_result
@@ -523,7 +508,7 @@ class SolitaireScene(BoardScene):
             draw.cell_sprite(self.s, outline=th.highlight + (235,), width=0.07, scale=0.97).blit(surface, x, y)
         self._draw_flash(surface)
         if self.hint is not None and self.hint[0] == self.match.cursor and self.hint[1]["t"] == "place":
-            self._draw_hint(surface, self.hint[1], sym)
+            self.draw_hint(surface, self.hint[1], sym)
         if holding:
             self._draw_held(surface, tile, self.rot, sym)
         surface.set_clip(clip)
@@ -540,15 +525,6 @@ class SolitaireScene(BoardScene):
                 self._draw_result(surface)
             else:
                 self.b_show.draw(surface, self.app)
-
-    def _draw_hint(self, surface, act, sym) -> None:
-        th = self.theme
-        cell = (act["q"], act["r"])
-        x, y = self.cell_pos(cell)
-        pulse = 0.5 + 0.5 * math.sin(self.clock * 5.0)
-        draw.glow_sprite(self.s, th.accent, 120 + int(100 * pulse) // 10 * 10).blit(surface, x, y)
-        draw.ghost_sprite(act["tile"], act["rot"], self.s, th, sym, 170).blit(surface, x, y)
-        draw.cell_sprite(self.s, outline=th.accent + (255,), width=0.08).blit(surface, x, y)
 
     def _status_text(self) -> tuple[str, tuple]:
         th = self.theme

@@ -23,7 +23,6 @@ match or the scene, every animation and every clock runs from ``update(dt)``.
 from __future__ import annotations
 
 import math
-import random
 from typing import Any
 
 import pygame
@@ -31,7 +30,6 @@ import pygame
 from sim.ai.realtime import BotTimers
 from sim.app.widgets import Button, dim_backdrop, mix
 from sim.core.match import Match
-from sim.core.rules import IllegalAction
 
 from . import draw
 from .boardview import GOBBLE_NAMES, H_LOGICAL, BoardScene, fmt_time
@@ -331,7 +329,7 @@ class RaceScene(BoardScene):
                                  font_size=15)
         self.b_src_stack = Button((GIFT_CARD.x + 22 + half, sy, half, 52), "Stack top",
                                   lambda: self.choose_src("stack"), font_size=15)
-        ox, oy = BOARD.centerx, 400
+        ox = BOARD.centerx
         self.b_new = Button((ox - 250, 0, 160, 46), "New race", self.do_new_race, style="primary", font_size=18)
         self.b_launch = Button((ox - 80, 0, 160, 46), "Launcher", self.do_launcher, font_size=18)
         self.b_view = Button((ox + 90, 0, 160, 46), "View board", self.do_toggle_result, font_size=18)
@@ -364,19 +362,8 @@ class RaceScene(BoardScene):
 
     # ------------------------------------------------------------------ actions
     def submit(self, action: dict) -> bool:
-        """Send ``action`` for the mouse seat; a refused one (e.g. a cell just taken by another player)
-        is reported with the reject cue and the reason."""
-        if self.seat is None:
-            return False
-        try:
-            self.match.submit(self.seat, action)
-        except IllegalAction as e:
-            self._sound("reject")
-            why = str(e)
-            self._say(why[:1].upper() + why[1:], self.theme.bad)
-            return False
-        self._refresh_buttons()
-        return True
+        """Send ``action`` for the mouse seat; see :meth:`BoardScene.submit_as`."""
+        return self.submit_as(self.seat, action)
 
     def drop(self, keep_on_fail: bool) -> None:
         h = self.hold
@@ -498,14 +485,8 @@ class RaceScene(BoardScene):
 
     def do_new_race(self) -> None:
         """A new race with the same seats (and handicap), on a new seed."""
-        seed = random.SystemRandom().randrange(1, 2 ** 31)
-        m = Match(self.match.rules, self.match.config, seed)
-        start = getattr(self.app, "start_match", None)
-        if start is not None:
-            from . import RACE
-            start(RACE, m)
-        else:
-            self.app.replace(RaceScene(self.app, m))
+        from . import RACE
+        self.start_new_match(RACE)
 
     def do_toggle_result(self) -> None:
         self.show_result = not self.show_result
@@ -687,7 +668,7 @@ class RaceScene(BoardScene):
         self._draw_last_moves(surface)
         self._draw_flash(surface)
         if self.hint is not None and self.hint[0] is st.board:
-            self._draw_hint(surface, self.hint[1], sym)
+            self.draw_hint(surface, self.hint[1], sym)
         if holding:
             self._draw_held(surface, tile, rot, sym)
         surface.set_clip(clip)
@@ -715,14 +696,6 @@ class RaceScene(BoardScene):
             col = self.seat_colour(i)
             draw.cell_sprite(self.s, outline=col + (230,), width=0.07, scale=0.97).blit(surface, x, y)
             self._tag(surface, i, (x, y - round(self.s * 0.62)), 11 if self.s < 40 else 13)
-
-    def _draw_hint(self, surface, act, sym) -> None:
-        th = self.theme
-        x, y = self.cell_pos((act["q"], act["r"]))
-        pulse = 0.5 + 0.5 * math.sin(self.clock * 5.0)
-        draw.glow_sprite(self.s, th.accent, 120 + int(100 * pulse) // 10 * 10).blit(surface, x, y)
-        draw.ghost_sprite(act["tile"], act["rot"], self.s, th, sym, 170).blit(surface, x, y)
-        draw.cell_sprite(self.s, outline=th.accent + (255,), width=0.08).blit(surface, x, y)
 
     def _status_text(self) -> tuple[str, tuple]:
         th = self.theme
@@ -883,7 +856,6 @@ class RaceScene(BoardScene):
 
     def _draw_hand(self, surface, sym, me) -> None:
         th = self.theme
-        st = self.state
         slots = self.hand_slots()
         label = "YOUR TILE" if len(slots) <= 1 else "YOUR TILES"
         playing = self.playing()
