@@ -156,7 +156,10 @@ def test_automatic_gift_after_ten_seconds_goes_to_the_leader():
     m.advance(t_due - m.time - 0.01)
     assert m.state.seats[p].owed, "not yet"
     s = m.state
-    leader = min((j for j in s.in_play() if j != p), key=lambda j: (s.seats[j].held, j))
+    # fewest tiles held; on a tie the first such seat after the giver, going round the table
+    fewest = min(s.seats[j].held for j in s.in_play() if j != p)
+    leader = next(j for j in ((p + k) % s.n for k in range(1, s.n))
+                  if j in s.in_play() and s.seats[j].held == fewest)
     top = s.seats[p].pile[0]
     held = s.seats[leader].held
     ev = m.advance(0.02)
@@ -330,3 +333,87 @@ def test_mixed_races_end_and_conserve_tiles_after_every_action():
 
 def _assert_ok(m):
     assert R.invariants(m.state) == []
+
+
+# -------------------------------------------------------------- review regressions
+def test_no_deadlock_while_a_gift_is_owed_then_the_clock_settles_it():
+    s = _deadlock_state(True)          # seat 0: a fitting tile buried under its stack top
+    s = R._set_seat(s, 0, replace(s.seats[0], owed=(10.0,)))
+    s2, _ = R.apply(s, 1, {"t": "discard", "tile": s.seats[1].pile[0]})
+    assert s2.phase == "play"          # seat 0 may still give its stack top away
+    # giving the stack top uncovers the fitting tile: a placement is possible again
+    s3, _ = R.apply(s2, 0, {"t": "gift", "src": "stack", "to": 2})
+    s3, _ = R.apply(s3, CHANCE, {"t": "insert", "pos": 1})
+    assert s3.phase == "play" and s3.board.fits_anywhere(s3.seats[0].stack[-1])
+
+
+def test_gift_timeout_in_whole_milliseconds_and_races_replay_with_odd_timeouts(tmp_path):
+    with pytest.raises(ValueError, match="milliseconds"):
+        R.validate_config({"players": 2, "gift_timeout": 7.3333333})
+    m = Match(R, {"players": 3, "seats": ["bot:easy"] * 3, "gift_timeout": 7.333}, 5)
+    simulate(m, [make_race_bot(i, "easy", 5) for i in range(3)])
+    assert any(e["p"] == CLOCK for e in m.log)
+    record.save(m, tmp_path / "r.json")
+    assert record.load(tmp_path / "r.json").state == m.state
+
+
+def _with_timer(seed=3):
+    m, (p, a) = find(lambda mm: gobble_move(mm, 3))
+    m.submit(p, a)
+    m.advance(12.0)
+    rec = record.to_record(m)
+    idx = max(i for i, row in enumerate(rec["actions"]) if row[0] == CLOCK)
+    return rec, idx
+
+
+def test_real_time_record_holes_are_refused():
+    rec, idx = _with_timer()
+    rows = rec["actions"]
+    due = rows[idx][2]
+
+    def load(mutate):
+        r = dict(rec, actions=[list(x) for x in rows])
+        mutate(r["actions"])
+        with pytest.raises(record.RecordError):
+            record.from_record(r)
+
+    load(lambda a: a[idx].__setitem__(2, due + 30.0))          # the timer's entry logged late
+    load(lambda a: a[idx].__setitem__(2, due - 1.0))           # ... or early
+    load(lambda a: [row.__setitem__(2, float("nan")) for row in a[-1:]])   # a NaN time
+    load(lambda a: [row.pop() for row in a])                   # no times at all
+    # another seat acting after the timer was due, with the timer's entry dropped
+    def late_action(a):
+        del a[idx:]
+        a.append([0, {"t": "discard", "tile": -1}, due + 5.0])
+    load(late_action)
+
+
+def test_chance_entries_must_be_what_the_seed_draws():
+    m = new_match(3, seed=9)
+    rec = record.to_record(m)
+    deals = [i for i, row in enumerate(rec["actions"]) if row[1].get("t") == "deal"]
+    a, b = deals[0], deals[1]
+    rec["actions"][a][1], rec["actions"][b][1] = rec["actions"][b][1], rec["actions"][a][1]
+    with pytest.raises(record.RecordError, match="seed"):
+        record.from_record(rec)
+
+
+def test_simulate_fires_an_overdue_timer():
+    m, (p, a) = find(lambda mm: gobble_move(mm, 3))
+    m.submit(p, a)
+    # jump the clock past the due time without firing (as a bad record once could)
+    m.time = m.state.seats[p].owed[0] + 3.0
+    events = m.advance(0.0)
+    assert any(e["e"] == "gift" and e["auto"] for e in events)
+
+
+def test_automatic_gifts_favour_no_seat():
+    received = [0] * 4
+    for seed in range(60):
+        m = Match(R, {"players": 4, "seats": ["bot:hard"] * 4}, seed)
+        simulate(m, [make_race_bot(i, "hard", seed) for i in range(4)])
+        for row in m.log:
+            gift = row["p"] == CLOCK or (row["p"] >= 0 and row["a"]["t"] == "gift")
+            if gift and row["a"]["to"] is not None:
+                received[row["a"]["to"]] += 1
+    assert max(received) < 1.5 * min(received), received

@@ -180,7 +180,7 @@ class RaceBot:
         if not options:
             return None
         if self.level == "easy":
-            src, n, cell, rot = options[self.rng.randrange(len(options))]
+            src, n, cell, rot = options[0]  # the first legal spot it finds
         elif self.level == "medium":
             best = max(gift_count(s.board.neighbour_count(o[2]), s.escalating) for o in options)
             pool = [o for o in options if gift_count(s.board.neighbour_count(o[2]), s.escalating) == best]

@@ -280,8 +280,8 @@ class BoardScene(Scene):
 
     def _follow_camera(self, dt: float) -> None:
         """Glide towards the fitted view while ``auto_cam`` (the zoom waits while a tile is held)."""
-        if not self.auto_cam:
-            return
+        if not self.auto_cam or self.hold is not None:
+            return  # the board never slides under a tile the player is holding
         s, c = self._fit_target()
         if s != self.s and self.hold is None:
             self.s = s
@@ -395,7 +395,7 @@ class BoardScene(Scene):
         return False
 
     def pick_up(self, src, pos) -> None:
-        self.hold = {"mode": "drag", "press": pos, "moved": False, "src": src}
+        self.hold = {"mode": "drag", "press": pos, "moved": False, "src": src, "tile": self.tile_of(src)}
         self._sound("click")
 
     def _mouse_down(self, event) -> bool:

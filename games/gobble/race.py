@@ -12,13 +12,15 @@ specs/gobble.md "Real-time race" (seed 002, "The Rules"), 2 to 6 players:
   of the giver's pile or of their penalty stack, to an opponent still playing; it goes face down into the
   receiver's pile at a random position below their revealed tiles. A gift not chosen within
   ``gift_timeout`` s (10) is made by the clock: the top pile tile (else the stack top) to the leading
-  opponent, the one holding the fewest tiles (lowest seat on a tie).
+  opponent, the one holding the fewest tiles (on a tie, the first such seat after the giver).
 * A player whose pile and penalty stack are both empty is OUT; the finishing order is the ranking. The
   race ends when one player is left, or when it is deadlocked: no player still in can ever place again.
   The engine checks this exactly: a player can reach every tile of their pile (by sending the ones above
   it to the penalty stack) but only the top of their penalty stack, so the race is deadlocked when no
-  such reachable tile fits anywhere (see the issue note: the spec's "pile or stack" wording would also
-  count buried stack tiles, which can never be reached, and the race would then never end).
+  such reachable tile fits anywhere and nobody still owes a gift (a gift can move a stack tile, or
+  take the last tile that stands in the way; the clock makes it within ``gift_timeout``). The spec's
+  "pile or stack" wording would also count buried stack tiles, which can never be reached, and the
+  race would then never end.
   Players still in are ranked by tiles left, fewest first (lower seat first on a tie).
 
 Actions (JSON dicts). Chance: ``{"t": "start", "tile", "rot"}``, ``{"t": "deal", "tile"}``,
@@ -151,8 +153,8 @@ class RaceRules:
         if not isinstance(out["escalating"], bool):
             raise ValueError("escalating must be true or false")
         t = out["gift_timeout"]
-        if not isinstance(t, (int, float)) or isinstance(t, bool) or not 1 <= t <= 120:
-            raise ValueError("gift_timeout must be 1 to 120 s")
+        if not isinstance(t, (int, float)) or isinstance(t, bool) or not 1 <= t <= 120 or round(t, 3) != t:
+            raise ValueError("gift_timeout must be 1 to 120 s, in whole milliseconds")
         out["gift_timeout"] = float(t)
         seats = out["seats"]
         if seats is None:
@@ -192,11 +194,12 @@ class RaceRules:
 
     @staticmethod
     def leader(s: RaceState, exclude: int) -> int | None:
-        """The opponent of ``exclude`` still playing who holds the fewest tiles (lowest seat on a tie)."""
+        """The opponent of ``exclude`` still playing who holds the fewest tiles; on a tie the first of
+        them after ``exclude`` in seat order (so no seat is favoured: ties are common early on)."""
         cands = [i for i in s.in_play() if i != exclude]
         if not cands:
             return None
-        return min(cands, key=lambda i: (s.seats[i].held, i))
+        return min(cands, key=lambda i: (s.seats[i].held, (i - exclude) % s.n))
 
     # ------------------------------------------------------------ who acts
     def active_players(self, s: RaceState) -> list[int]:
@@ -358,6 +361,8 @@ class RaceRules:
                 s = self._set_seat(s, i, replace(s.seats[i], owed=()))
             ev.append({"e": "over", "deadlock": False})
             return replace(s, phase="over")
+        if any(s.seats[i].owed for i in left):
+            return s  # a gift still to give may move a fitting tile within reach; the clock makes it
         fit = s.board.fit_mask()
         if not any(fit & self.reachable_mask(s, i) for i in left):
             ev.append({"e": "over", "deadlock": True})
@@ -418,7 +423,7 @@ class RaceRules:
             st = replace(st, placed=st.placed + 1,
                          gobbles=st.gobbles + (1 if gifts == 1 else 0),
                          doubles=st.doubles + (1 if gifts >= 2 else 0),
-                         owed=st.owed + (s.clock + s.gift_timeout,) * gifts)
+                         owed=st.owed + (round(s.clock + s.gift_timeout, 6),) * gifts)
             last = list(s.last)
             last[player] = cell
             s = replace(self._set_seat(s, player, st), board=s.board.place(n, rot, cell), last=tuple(last))
@@ -454,7 +459,8 @@ class RaceRules:
         n = s.n
         return {"ranking": rank, "finish_order": list(s.order), "deadlock": s.deadlock,
                 "tiles_left": [st.held for st in s.seats],
-                "gobbles": [st.gobbles for st in s.seats], "doubles": [st.doubles for st in s.seats],
+                "gobbles": [st.gobbles + st.doubles for st in s.seats],  # every gobble space filled
+                "doubles": [st.doubles for st in s.seats],                # of which double gobbles
                 "scores": [n - 1 - rank.index(i) for i in range(n)], "time": round(s.clock, 3)}
 
     def undoable(self, s: RaceState, player: int, action: Action) -> bool:

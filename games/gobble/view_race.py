@@ -101,9 +101,12 @@ class RaceScene(BoardScene):
             from . import RACE
             bots = [RACE.make_bot(i, k.split(":", 1)[1], match.seed)
                     for i, k in enumerate(self.kinds) if k.startswith("bot:")]
+        for b in bots:  # a resumed race: each bot's first look comes after its own delay, not at once
+            b.next_time = round(match.time + b.next_time, 6)
         self.timers = BotTimers(match, bots)
         self.rots: dict[int, int] = {}             # rotation of each tile the mouse may hold
         self.gift_src = "stack"
+        self._gift_took_hold = False  # set by the listener when a gift took the held tile
         self.notices: list[list] = []              # [text, colour, age s]
         self.panel_flash: dict[int, tuple[str, float]] = {}
         self._finish: tuple[int, dict] | None = None
@@ -524,6 +527,8 @@ class RaceScene(BoardScene):
                 a, b = e["from"], e["to"]
                 how = " (automatic)" if e.get("auto") else ""
                 if a in mine:
+                    if self.hold is not None and self.hold.get("tile") == e.get("tile"):
+                        self._gift_took_hold = True
                     where = "pile top" if e.get("src") == "pile" else "stack top"
                     self._note(f"You gave your {where} to {self.tag(b)}{how}", th.text)
                     sounds.append("click")
@@ -615,10 +620,10 @@ class RaceScene(BoardScene):
         self.notices = [n for n in self.notices if n[2] < NOTICE_TIME]
         self.panel_flash = {j: (t, a + dt) for j, (t, a) in self.panel_flash.items() if a + dt < FLASH_TIME}
         if self.hold is not None and (self.tile_of(self.hold["src"]) is None or not self.playing()):
-            gone = self.playing()
             self.hold = None
-            if gone:
+            if self._gift_took_hold:
                 self._say("The tile you held was given away automatically", self.theme.bad)
+        self._gift_took_hold = False
         if self.hint is not None and self.hint[0] is not self.state.board:
             self.hint = None
         self._follow_camera(dt)

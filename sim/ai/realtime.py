@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from sim.core.match import Match
+from sim.core.match import Match, quantize
 from sim.core.rules import Action, IllegalAction
+
+
+_EPS = 5e-7  # half the match clock's resolution (µs)
 
 
 class RealtimeBot(Protocol):
@@ -42,10 +45,10 @@ class BotTimers:
         for bot in sorted(self.bots, key=lambda b: (b.next_time, b.seat)):
             if m.is_over():
                 break
-            if bot.next_time > m.time or bot.seat not in m.active_players():
+            if bot.next_time > m.time + _EPS or bot.seat not in m.active_players():
                 continue
             action, delay = bot.act(m.rules, m.state)
-            bot.next_time = m.time + max(0.05, delay)
+            bot.next_time = quantize(m.time + max(0.05, delay))
             if action is not None:
                 try:
                     events += m.submit(bot.seat, action)
@@ -64,7 +67,7 @@ def simulate(match: Match, bots: list[RealtimeBot], max_time: float = 3600.0) ->
         due = [t for t in (timers.next_due(), match.rules.next_timer(match.state)) if t is not None]
         if not due:
             raise RuntimeError("no bot or timer can move the match on")
-        t = max(min(due), match.time)
+        t = max(quantize(min(due) + _EPS), match.time)  # on the µs clock, not before the due time
         if t > max_time:
             raise RuntimeError(f"match not over after {max_time} s")
         match.advance(t - match.time)

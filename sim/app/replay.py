@@ -43,6 +43,21 @@ class ReplayScene(Scene):
         if nxt:
             self.match.seek(nxt[0])
 
+    @staticmethod
+    def _camera_event(event) -> bool:
+        """Events that only move the view of the game below (zoom, pan, fit, result card), which the
+        replay lets through: the wheel, right/middle-button drags, and the F, +, -, V keys."""
+        if event.type == pygame.MOUSEWHEEL:
+            return True
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            return getattr(event, "button", 1) in (2, 3)
+        if event.type == pygame.MOUSEMOTION:
+            return bool(getattr(event, "buttons", (0, 0, 0))[1:3] != (0, 0))
+        if event.type == pygame.KEYDOWN:
+            return event.key in (pygame.K_f, pygame.K_PLUS, pygame.K_EQUALS, pygame.K_MINUS,
+                                 pygame.K_KP_PLUS, pygame.K_KP_MINUS, pygame.K_v)
+        return False
+
     def handle_event(self, event) -> bool:
         if event.type == pygame.KEYDOWN:
             k = event.key
@@ -61,6 +76,11 @@ class ReplayScene(Scene):
                 self.match.seek(len(self.match.log))
             elif k == pygame.K_SPACE:
                 self.playing = not self.playing
+            return True
+        if self._camera_event(event):
+            below = self.app.stack[-2] if len(self.app.stack) >= 2 else None
+            if below is not None:
+                below.handle_event(event)
             return True
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION, pygame.MOUSEWHEEL):
             return True

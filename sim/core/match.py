@@ -8,12 +8,23 @@ real-time games have none; redo re-applies what was undone.
 from __future__ import annotations
 
 import json
+import math
 import random
 from typing import Any, Callable
 
 from .rules import CHANCE, CLOCK, PHYSICS, Action, Event, IllegalAction, Rules
 
 Listener = Callable[["Match", list[Event]], None]
+
+
+#: Match time is kept in whole microseconds, so the clock, timer deadlines and logged times agree
+#: exactly between a live run and its replay.
+TIME_DIGITS = 6
+
+
+def quantize(t: float) -> float:
+    """``t`` s rounded to the match clock's resolution (µs)."""
+    return round(float(t), TIME_DIGITS)
 
 
 def _canon(action: Action) -> str:
@@ -68,8 +79,8 @@ class Match:
         state = self.state
         entry = Entry(p=player, a=action)
         if self.rules.info.realtime:
-            entry["t"] = round(self.time, 6)
-            state = self.rules.at_time(state, entry["t"])
+            entry["t"] = self.time
+            state = self.rules.at_time(state, self.time)
         state, events = self.rules.apply(state, player, action)
         del self.log[self.cursor:]
         del self.states[self.cursor + 1:]
@@ -90,7 +101,7 @@ class Match:
             raise IllegalAction(f"player {player} may not act now")
         state = self.state
         if self.rules.info.realtime:
-            state = self.rules.at_time(state, round(self.time, 6))
+            state = self.rules.at_time(state, self.time)
         self.rules.check(state, player, action)
         events = self._apply(player, action)
         if self.auto_chance:
@@ -103,30 +114,31 @@ class Match:
         resumed or undone match draws the same outcome at the same place."""
         return random.Random(f"{self.seed}/{self.cursor}")
 
+    def sample_chance(self) -> Action:
+        """The outcome chance takes at the current node, drawn with :meth:`chance_rng`."""
+        outcomes = self.rules.chance_outcomes(self.state)
+        x = self.chance_rng().random()
+        acc = 0.0
+        for action, p in outcomes:
+            acc += p
+            if x < acc:
+                return action
+        return outcomes[-1][0]
+
     def resolve_chance(self) -> list[Event]:
         """Sample and apply chance outcomes while the current node is a chance node."""
         events: list[Event] = []
         while self.rules.active_players(self.state) == [CHANCE]:
-            outcomes = self.rules.chance_outcomes(self.state)
-            rng = self.chance_rng()
-            x = rng.random()
-            acc = 0.0
-            choice = outcomes[-1][0]
-            for action, p in outcomes:
-                acc += p
-                if x < acc:
-                    choice = action
-                    break
-            events += self._apply(CHANCE, choice)
+            events += self._apply(CHANCE, self.sample_chance())
         return events
 
     # ------------------------------------------------------------ real time
     def advance(self, dt: float) -> list[Event]:
         """Move the match clock on by ``dt`` s (real-time games), firing every timer that falls due on
         the way at its own time (each logged as a ``CLOCK`` action). Returns the events."""
-        if not self.rules.info.realtime or dt <= 0:
+        if not self.rules.info.realtime:
             return []
-        target = self.time + dt
+        target = quantize(self.time + max(0.0, dt))
         events: list[Event] = []
         while not self.is_over() and self.cursor == len(self.log):
             due = self.rules.next_timer(self.state)
@@ -135,41 +147,50 @@ class Match:
             self.time = max(self.time, due)
             events += self._apply(CLOCK, self.rules.timer_action(self.rules.at_time(self.state, self.time)))
             events += self.resolve_chance()
-        self.time = target
+        self.time = max(self.time, target)
         if events:
             self._notify(events)
         return events
 
     def replay_entry(self, player: int, action: Action, t: float | None = None) -> list[Event]:
-        """Apply a logged entry (chance and timers included) after checking it; used when loading a
-        record. Raises :class:`IllegalAction` if it could not have happened."""
-        if t is not None:
+        """Apply a logged entry (chance and timers included) after checking that it could have happened
+        exactly so; used when loading a record. Raises :class:`IllegalAction` otherwise.
+
+        Real-time games: every entry carries its time ``t`` (s, finite, never going back); a timer's
+        entry comes at exactly its due time, and no player acts at or after a time when a timer was due
+        (the match fires timers before anyone acts). Chance outcomes must be the ones the match's own
+        seeded RNG draws at that position, so a record cannot choose its draws.
+        """
+        if self.rules.info.realtime:
+            if t is None or not math.isfinite(t) or quantize(t) != t:
+                raise IllegalAction("a real-time entry needs its time in whole microseconds")
             if t < self.time:
                 raise IllegalAction("entries are not in time order")
-            self.time = float(t)
-        if player == CLOCK:
-            if not self.rules.info.realtime:
-                raise IllegalAction("a timer action in a game without timers")
-            st = self.rules.at_time(self.state, self.time)
-            due = self.rules.next_timer(st)
-            if due is None or due > self.time + 1e-9:
-                raise IllegalAction("a timer action before any timer was due")
-            if _canon(action) != _canon(self.rules.timer_action(st)):
-                raise IllegalAction("a timer action that the timer would not make")
-            return self._apply(player, action)
+            self.time = t
+        elif t is not None:
+            raise IllegalAction("a time on an entry of a game without a clock")
         if player == CHANCE:
             if self.rules.active_players(self.state) != [CHANCE]:
                 raise IllegalAction("a chance outcome where no chance event is due")
-            key = _canon(action)
-            if not any(_canon(a) == key for a, _p in self.rules.chance_outcomes(self.state)):
-                raise IllegalAction(f"impossible chance outcome {action}")
-        else:
-            if player not in self.rules.active_players(self.state):
-                raise IllegalAction(f"player {player} may not act now")
-            st = self.state
-            if self.rules.info.realtime:
-                st = self.rules.at_time(st, self.time)
-            self.rules.check(st, player, action)
+            if _canon(action) != _canon(self.sample_chance()):
+                raise IllegalAction("a chance outcome that the seed does not give")
+            return self._apply(player, action)
+        st = self.state
+        due = None
+        if self.rules.info.realtime:
+            st = self.rules.at_time(st, self.time)
+            due = self.rules.next_timer(st)
+        if player == CLOCK:
+            if due is None or due != self.time:
+                raise IllegalAction("a timer action not at its timer's due time")
+            if _canon(action) != _canon(self.rules.timer_action(st)):
+                raise IllegalAction("a timer action that the timer would not make")
+            return self._apply(player, action)
+        if due is not None and due <= self.time:
+            raise IllegalAction("an action after a timer that should have fired first")
+        if player not in self.rules.active_players(self.state):
+            raise IllegalAction(f"player {player} may not act now")
+        self.rules.check(st, player, action)
         return self._apply(player, action)
 
     # ------------------------------------------------------------------- undo

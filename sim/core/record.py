@@ -97,6 +97,8 @@ def from_record(rec: Any, expect_game: str | None = None) -> Match:
             raise RecordError(f"action {i}: malformed")
         if t is not None and (not isinstance(t, (int, float)) or isinstance(t, bool)):
             raise RecordError(f"action {i}: malformed time")
+        if t is not None:
+            t = float(t)
         try:
             match.replay_entry(p, a, t)
         except IllegalAction as e:
