@@ -625,7 +625,9 @@ class RaceScene(BoardScene):
                 self._say("The tile you held was given away automatically", self.theme.bad)
         self._gift_took_hold = False
         if self.hint is not None and self.hint[0] is not self.state.board:
-            self.hint = None
+            self.hint = None  # the board changed: the hint (glow and message) may no longer hold
+            if self.msg is not None and self.msg[0].startswith("Hint"):
+                self.msg = None
         self._follow_camera(dt)
         if m.is_over() and not self._ended:
             self._ended = True

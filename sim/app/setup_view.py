@@ -71,7 +71,7 @@ class SeatSetupScene(Scene):
         self.seats: list[str] = seats[:max_players]
         self.handicap: list[int] = handicap[:max_players]
         while len(self.seats) < min_players:
-            self.seats.append(kinds[-1])
+            self.seats.append("bot:medium")
             self.handicap.append(0)
         self.b_start = Button((0, 0, 170, 46), "Start", self.start, style="primary", font_size=19)
         self.b_cancel = Button((0, 0, 130, 46), "Cancel", self.cancel, style="quiet", font_size=18)
@@ -89,7 +89,7 @@ class SeatSetupScene(Scene):
     def set_players(self, n: int) -> None:
         n = max(self.min_players, min(self.max_players, n))
         while len(self.seats) < n:
-            self.seats.append(self.kinds[-1] if "human" in self.seats else "human")
+            self.seats.append("bot:medium" if "human" in self.seats else "human")
             self.handicap.append(0)
         del self.seats[n:]
         del self.handicap[n:]
