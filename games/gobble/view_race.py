@@ -102,7 +102,8 @@ class RaceScene(BoardScene):
             bots = [RACE.make_bot(i, k.split(":", 1)[1], match.seed)
                     for i, k in enumerate(self.kinds) if k.startswith("bot:")]
         for b in bots:  # a resumed race: each bot's first look comes after its own delay, not at once
-            b.next_time = round(match.time + b.next_time, 6)
+            if b.next_time < match.time:
+                b.next_time = round(match.time + b.next_time, 6)
         self.timers = BotTimers(match, bots)
         self.rots: dict[int, int] = {}             # rotation of each tile the mouse may hold
         self.gift_src = "stack"
