@@ -460,7 +460,7 @@ class RaceScene(BoardScene):
         bot = make_race_bot(self.seat, "hard", self.match.seed)
         act = bot._placement(self.rules, self.state)
         if act is None:
-            self._say("None of your tiles fits now: put the revealed one on your stack (D)", self.theme.accent)
+            self._say("Hint: no place for any of your tiles right now", self.theme.accent)
             return
         self.hint = (self.state.board, act)
         self._sound("hint")
@@ -901,7 +901,7 @@ class RaceScene(BoardScene):
             k = notes[0]
             note, col = (("Fits a double gobble space!", th.accent) if k >= 4 else
                          ("Fits a gobble space!", th.accent) if k == 3 else
-                         ("Fits nowhere now: put it on your stack", th.bad) if k < 0 else
+                         ("Fits nowhere now  ·  D: to stack", th.bad) if k < 0 else
                          ("Drag it to the board  ·  Q / E turn", th.text_dim))
             self._blit_text(surface, note, 14, col, k != 0, midtop=(HAND_CARD.centerx, HAND_CARD.bottom - 78))
         if self.b_discard.enabled:
