@@ -1,0 +1,1 @@
+"""LAN play (issue 4): the versioned JSON protocol, the authoritative host and the threaded client."""

@@ -1,0 +1,181 @@
+"""A LAN client for the Gobble race: its network runs in its own thread (asyncio loop), so a pygame
+frame never waits on it and a slow frame never starves its keepalive (specs/DESIGN.md "Library pitfalls").
+
+The scene reads :attr:`Client.latest` (the last ``state`` message: this seat's view), :attr:`over`,
+or drains :attr:`inbox` (every host message, a thread-safe ``queue.Queue``), and calls
+:meth:`Client.send_intent` with an action; the sequence number grows by one per intent. Everything is
+thread-safe. :meth:`wait_for` blocks (tests, headless use) until a condition on the client holds.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import threading
+from typing import Any, Callable
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from . import protocol as P
+
+
+class Client:
+    """Join the host at ``host:port`` as ``name`` (with ``token``, rejoin that seat)."""
+
+    def __init__(self, host: str, port: int, name: str, token: str | None = None, version: int = P.VERSION,
+                 max_inbox: int = 10000):
+        self.url = f"ws://{host}:{port}"
+        self.name, self.token, self.version = name, token, version
+        self.seat: int | None = None
+        self.config: dict | None = None
+        self.welcome: dict | None = None
+        self.latest: dict | None = None
+        self.over: dict | None = None
+        self.closing: str | None = None
+        self.errors: list[dict] = []
+        self.results: dict[int, dict] = {}  # seq -> accepted/rejected message
+        self.names: list | None = None
+        self.closed = threading.Event()
+        self.inbox: queue.Queue = queue.Queue(max_inbox)
+        self._seq = 0
+        self._cond = threading.Condition()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._outq: asyncio.Queue | None = None
+        self._ws = None
+        self._thread: threading.Thread | None = None
+        self._kill = False
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self, timeout: float = 10.0, wait_welcome: bool = True) -> "Client":
+        """Connect and say hello; with ``wait_welcome``, wait for the welcome (ConnectionError if the
+        host refuses: ``errors[-1]`` says why)."""
+        self._thread = threading.Thread(target=self._run, name=f"playtable-client-{self.name}", daemon=True)
+        self._thread.start()
+        if wait_welcome:
+            ok = self.wait_for(lambda c: c.welcome is not None or c.errors or c.closed.is_set(), timeout)
+            if not ok or self.welcome is None:
+                why = self.errors[-1]["message"] if self.errors else "no welcome from the host"
+                raise ConnectionError(why)
+        return self
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Leave politely (a WebSocket close)."""
+        if self._loop is not None and not self._loop.is_closed():
+            try:
+                self._loop.call_soon_threadsafe(self._outq.put_nowait, None)
+            except RuntimeError:
+                pass
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def kill(self, timeout: float = 5.0) -> None:
+        """Vanish like a crashed program: the connection is cut without a close handshake."""
+        self._kill = True
+        if self._loop is not None and not self._loop.is_closed():
+            try:
+                self._loop.call_soon_threadsafe(self._abort)
+            except RuntimeError:
+                pass
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _abort(self) -> None:
+        if self._ws is not None and self._ws.transport is not None:
+            self._ws.transport.abort()
+        self._outq.put_nowait(None)
+
+    # ------------------------------------------------------------ sending
+    def send_intent(self, action: dict) -> int:
+        """Send ``action`` for this seat; returns its sequence number (the reply lands in
+        :attr:`results`)."""
+        with self._cond:
+            self._seq += 1
+            seq = self._seq
+            msg = {"type": "intent", "seq": seq, "seat": self.seat, "token": self.token, "action": action}
+        self.send_raw(P.encode(msg))
+        return seq
+
+    def send_raw(self, data: Any) -> None:
+        """Send a message as is (str or bytes; tests use it for malformed input)."""
+        if self._loop is None or self._loop.is_closed():
+            raise ConnectionError("not connected")
+        self._loop.call_soon_threadsafe(self._outq.put_nowait, data)
+
+    # ------------------------------------------------------------ waiting
+    def wait_for(self, pred: Callable[["Client"], Any], timeout: float = 10.0) -> bool:
+        with self._cond:
+            return bool(self._cond.wait_for(lambda: pred(self), timeout))
+
+    # ------------------------------------------------------------ the loop
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._main())
+        except Exception as e:  # noqa: BLE001 - reported as an error entry
+            with self._cond:
+                self.errors.append({"type": "error", "code": "connection", "message": str(e) or repr(e)})
+        finally:
+            with self._cond:
+                self.closed.set()
+                self._cond.notify_all()
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._outq = asyncio.Queue()
+        async with connect(self.url, max_size=1 << 20, ping_interval=10, ping_timeout=20,
+                           compression=None, open_timeout=10) as ws:
+            self._ws = ws
+            hello = {"type": "hello", "version": self.version, "name": self.name, "token": self.token}
+            await ws.send(P.encode(hello))
+            sender = asyncio.create_task(self._sender(ws))
+            try:
+                async for raw in ws:
+                    self._on(json.loads(raw))
+            except ConnectionClosed:
+                pass
+            finally:
+                sender.cancel()
+
+    async def _sender(self, ws) -> None:
+        while True:
+            data = await self._outq.get()
+            if data is None:
+                if not self._kill:
+                    await ws.close()
+                return
+            try:
+                await ws.send(data)
+            except ConnectionClosed:
+                return
+
+    def _on(self, msg: dict) -> None:
+        t = msg.get("type")
+        with self._cond:
+            if t == "welcome":
+                self.welcome = msg
+                self.seat, self.token, self.config = msg["seat"], msg["token"], msg["config"]
+                self.names = msg["names"]
+                self._seq = max(self._seq, msg["last_seq"])
+            elif t == "lobby":
+                self.names = msg["names"]
+                if msg.get("config"):
+                    self.config = msg["config"]
+            elif t == "state":
+                self.latest = msg
+            elif t in ("accepted", "rejected"):
+                self.results[msg["seq"]] = msg
+            elif t == "over":
+                self.over = msg
+            elif t == "error":
+                self.errors.append(msg)
+            elif t == "closing":
+                self.closing = msg.get("reason", "")
+            try:
+                self.inbox.put_nowait(msg)
+            except queue.Full:
+                try:
+                    self.inbox.get_nowait()
+                    self.inbox.put_nowait(msg)
+                except queue.Empty:
+                    pass
+            self._cond.notify_all()

@@ -1,0 +1,520 @@
+"""The authoritative LAN host for the Gobble race (issue 4; protocol in ``sim/net/protocol.py``).
+
+:class:`Host` runs a ``websockets`` server and the :class:`~sim.core.match.Match` on one asyncio loop in
+its own thread, so a pygame app can run beside it. All match changes happen on that loop:
+
+* the match clock follows real time (``Match.advance`` every ``tick`` s and before each intent), and bot
+  seats act through :class:`~sim.ai.realtime.BotTimers`;
+* intents are applied in the order they are received; a stale one (cell just taken) is rejected with
+  the rules' reason. Each seat has a secret token and a growing sequence number: an intent for another
+  seat, with a wrong token or with an old ``seq`` is rejected and never applied;
+* after every change each connected seat gets its own view (``RaceRules.observe``). Sends never wait:
+  ``websockets.broadcast`` writes into the connection's buffer, and a client whose write buffer grows
+  past ``max_buffer`` (it stopped reading; the kernel's send buffer is capped at ``sndbuf`` too) is dropped instead of stalling the others
+  (specs/DESIGN.md "Library pitfalls");
+* a dropped client may rejoin with its token within ``rejoin_window`` s (60); meanwhile a bot plays the
+  seat (after the window, the bot keeps it);
+* the record is saved atomically (``sim.core.record.save``) when the race ends and when the host stops.
+
+The host binds to 127.0.0.1 unless given another address.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import hmac
+import secrets
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import websockets
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.protocol import State
+
+from sim.ai.realtime import BotTimers
+from sim.core.match import Match, quantize
+from sim.core.rules import IllegalAction
+
+from . import protocol as P
+
+REJOIN_WINDOW = 60.0  # s, issue 4
+MAX_BUFFER = 256 * 1024  # bytes waiting to be written to one client before it is dropped
+
+
+class _Paced:
+    """A real-time bot whose delays are multiplied by ``speed`` (1 = as designed; tests use less)."""
+
+    def __init__(self, bot: Any, speed: float, now: float):
+        self.bot = bot
+        self.seat = bot.seat
+        self.speed = speed
+        self.next_time = quantize(now + bot.next_time * speed)
+
+    def act(self, rules: Any, state: Any):
+        action, delay = self.bot.act(rules, state)
+        return action, delay * self.speed
+
+
+@dataclass
+class SeatInfo:
+    kind: str                      # "lan" or "bot:LEVEL"
+    name: str | None = None
+    token: str | None = None
+    conn: Any = None               # the live connection, if any
+    last_seq: int = 0
+    dropped_at: float | None = None  # monotonic time of the drop, while a stand-in plays
+    standin: Any = None
+    expired: bool = False          # rejoin window over: the bot keeps the seat
+
+
+@dataclass(eq=False)
+class _Conn:
+    ws: ServerConnection
+    limiter: P.RateLimiter
+    seat: int | None = None
+    last_limit_error: float = -1e9
+    dead: bool = False
+
+
+@dataclass
+class HostStats:
+    accepted: int = 0
+    rejected: int = 0
+    errors: int = 0
+    dropped_slow: int = 0
+    rejoins: int = 0
+    latencies: collections.deque = field(default_factory=lambda: collections.deque(maxlen=200000))
+
+
+class Host:
+    """A race host. ``players`` seats; ``bots`` (e.g. ``["bot:hard", "bot:easy"]``) take the last seats
+    and the others wait for LAN players (the race starts when every LAN seat is taken).
+
+    ``options``: extra race config (``handicap``, ``hand``, ``escalating``, ``gift_timeout``).
+    ``standin``: level of the bot that plays a dropped seat. ``bot_speed`` scales bot delays (tests,
+    soak). ``record_path``: where the record goes (default: the data folder's ``games/``).
+    Use :meth:`start` / :meth:`stop` (or ``with Host(...) as h``); :attr:`port` is the bound port.
+    """
+
+    def __init__(self, players: int = 4, bots: list[str] | tuple[str, ...] = (), seed: int | None = None,
+                 bind: str = "127.0.0.1", port: int = 0, options: dict[str, Any] | None = None,
+                 record_path: Path | str | None = None, tick: float = 0.025,
+                 rejoin_window: float = REJOIN_WINDOW, standin: str = "medium", bot_speed: float = 1.0,
+                 max_buffer: int = MAX_BUFFER, rate: float = P.RATE, burst: int = P.BURST,
+                 snapshot_interval: float = 1.0, sndbuf: int = 64 * 1024, log: Callable[[str], None] | None = None):
+        from sim.core.registry import get_spec
+
+        self.spec = get_spec("gobble")
+        self.rules = self.spec.make_rules()
+        bots = list(bots)
+        if not 2 <= players <= 6:
+            raise ValueError("players must be 2 to 6")
+        if len(bots) > players:
+            raise ValueError("more bots than seats")
+        for b in bots:
+            if b not in ("bot:easy", "bot:medium", "bot:hard"):
+                raise ValueError(f"unknown bot {b!r} (use bot:easy, bot:medium, bot:hard)")
+        if standin not in ("easy", "medium", "hard"):
+            raise ValueError(f"unknown stand-in level {standin!r}")
+        self.seats = [SeatInfo("lan") for _ in range(players - len(bots))] + [SeatInfo(b) for b in bots]
+        self.options = dict(options or {})
+        # check the options now, with placeholder seats
+        self.rules.validate_config({"players": players, **self.options,
+                                    "seats": ["lan:x" if s.kind == "lan" else s.kind for s in self.seats]})
+        self.seed = secrets.randbelow(2 ** 31) if seed is None else int(seed)
+        self.bind, self.port = bind, port
+        self.record_path = Path(record_path) if record_path else None
+        self.tick, self.rejoin_window, self.standin = tick, rejoin_window, standin
+        self.bot_speed, self.max_buffer = bot_speed, max_buffer
+        self.rate, self.burst, self.snapshot_interval = rate, burst, snapshot_interval
+        self.sndbuf = sndbuf
+        self.log = log or (lambda text: None)
+        self.match: Match | None = None
+        self.timers: BotTimers | None = None
+        self.stats = HostStats()
+        #: (seat, seq, log index) of every intent applied, in order
+        self.applied: list[tuple[int, int, int]] = []
+        self.started = threading.Event()
+        self.finished = threading.Event()
+        self.record_saved: Path | None = None
+        self._pending: list[dict] = []
+        self._conns: set[_Conn] = set()
+        self._t0 = 0.0
+        self._over_sent = False
+        self._last_snapshot = 0.0
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop_evt: asyncio.Event | None = None
+        self._ready = threading.Event()
+        self._startup_error: BaseException | None = None
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self, timeout: float = 10.0) -> "Host":
+        """Start serving in a background thread; returns once the port is bound (OSError if not)."""
+        self._thread = threading.Thread(target=self._run, name="playtable-host", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout):
+            raise RuntimeError("host did not start")
+        if self._startup_error is not None:
+            raise self._startup_error
+        return self
+
+    def stop(self, reason: str = "the host quit", timeout: float = 10.0) -> None:
+        """End the game for everyone (a ``closing`` message), save the record, close the server."""
+        loop = self._loop
+        if loop is not None and self._stop_evt is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self._request_stop, reason)
+            except RuntimeError:
+                pass
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def __enter__(self) -> "Host":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def call(self, fn: Callable[[], Any], timeout: float = 5.0) -> Any:
+        """Run ``fn()`` on the host's loop (where the match lives) and return its result."""
+        async def run():
+            return fn()
+        return asyncio.run_coroutine_threadsafe(run(), self._loop).result(timeout)
+
+    def view(self, seat: int) -> dict:
+        """The host's own ``observe`` of ``seat`` (taken on the host's loop)."""
+        return self.call(lambda: self.rules.observe(self.match.state, seat))
+
+    @property
+    def address(self) -> str:
+        return f"{self.bind}:{self.port}"
+
+    def _request_stop(self, reason: str) -> None:
+        self._stop_reason = reason
+        self._stop_evt.set()
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._main())
+        except BaseException as e:  # noqa: BLE001 - reported to start()
+            self._startup_error = e
+            self._ready.set()
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stop_evt = asyncio.Event()
+        self._stop_reason = "the host quit"
+        async with serve(self._handler, self.bind, self.port, max_size=4 * P.MAX_MESSAGE, max_queue=32,
+                         ping_interval=10, ping_timeout=20, compression=None) as server:
+            self.port = server.sockets[0].getsockname()[1]
+            self._ready.set()
+            self.log(f"hosting gobble on {self.bind}:{self.port}")
+            if not any(s.kind == "lan" for s in self.seats):
+                self._start_match()
+            ticker = asyncio.create_task(self._ticker())
+            await self._stop_evt.wait()
+            ticker.cancel()
+            self._shutdown(self._stop_reason)
+            server.close(close_connections=True)
+            try:
+                await asyncio.wait_for(server.wait_closed(), 3.0)
+            except asyncio.TimeoutError:
+                for c in list(self._conns):
+                    c.ws.transport.abort()
+        self.finished.set()
+
+    def _shutdown(self, reason: str) -> None:
+        if self.match is not None:
+            self._save()
+        for c in list(self._conns):
+            self._send(c, {"type": "closing", "reason": reason})
+
+    # ------------------------------------------------------------ sending
+    def _send(self, conn: _Conn, msg: dict) -> None:
+        """Queue ``msg`` for ``conn`` without waiting; drop the client if its buffer is over the cap."""
+        ws = conn.ws
+        if conn.dead or ws.state is not State.OPEN:
+            return
+        transport = ws.transport
+        if transport is None or transport.get_write_buffer_size() > self.max_buffer:
+            conn.dead = True
+            self.stats.dropped_slow += 1
+            self.log(f"dropping a client that does not read (seat {conn.seat})")
+            if transport is not None:
+                transport.abort()
+            return
+        websockets.broadcast([ws], P.encode(msg))
+
+    def _error(self, conn: _Conn, code: str, message: str) -> None:
+        self.stats.errors += 1
+        self._send(conn, P.error(code, message))
+
+    def _reject(self, conn: _Conn, seq: int, reason: str) -> None:
+        self.stats.rejected += 1
+        self._send(conn, {"type": "rejected", "seq": seq, "reason": reason})
+
+    def _names(self) -> list[str | None]:
+        return [s.name if s.kind == "lan" else s.kind for s in self.seats]
+
+    def _state_msg(self, seat: int, events: list[dict]) -> dict:
+        m = self.match
+        return {"type": "state", "seat": seat, "time": m.time, "view": self.rules.observe(m.state, seat),
+                "events": P.filter_events(events, seat)}
+
+    def _flush(self, force: bool = False) -> None:
+        """Send every connected seat its view and the events since the last flush."""
+        if self.match is None or not (self._pending or force):
+            return
+        events, self._pending = self._pending, []
+        for c in list(self._conns):
+            if c.seat is not None:
+                self._send(c, self._state_msg(c.seat, events))
+        if self.match.is_over() and not self._over_sent:
+            self._over_sent = True
+            out = self.match.outcome()
+            self._save()
+            for c in list(self._conns):
+                self._send(c, {"type": "over", "outcome": out, "ranking": out["ranking"]})
+            self.log(f"race over: ranking {out['ranking']}")
+            self.finished.set()
+
+    # ------------------------------------------------------------ the match
+    def _start_match(self) -> None:
+        seats = [f"lan:{s.name}" if s.kind == "lan" else s.kind for s in self.seats]
+        config = {"players": len(self.seats), **self.options, "seats": seats}
+        m = Match(self.rules, config, self.seed)
+        m.meta = {"lan": True}
+        m.listeners.append(lambda _m, events: self._pending.extend(events))
+        self.match = m
+        self._t0 = time.monotonic()
+        bots = []
+        for i, s in enumerate(self.seats):
+            if s.kind.startswith("bot:"):
+                bots.append(_Paced(self.spec.make_bot(i, s.kind[4:], self.seed), self.bot_speed, 0.0))
+        self.timers = BotTimers(m, bots)
+        for i, s in enumerate(self.seats):
+            if s.kind == "lan" and s.conn is None:
+                self._add_standin(i)
+        if self.record_path is None:
+            from sim.core.storage import data_dir
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            self.record_path = data_dir() / "games" / f"gobble-lan-{stamp}-{self.seed}.json"
+        self.started.set()
+        self.log(f"race started: {', '.join(seats)} (seed {self.seed})")
+        self._broadcast_lobby()
+        self._flush(force=True)
+
+    def _save(self) -> None:
+        from sim.core.record import save
+        try:
+            self.record_path.parent.mkdir(parents=True, exist_ok=True)
+            save(self.match, self.record_path)
+            self.record_saved = self.record_path
+        except OSError as e:
+            self.log(f"could not save the record: {e}")
+
+    def _sync(self) -> None:
+        """Move the match clock to real time (firing due timers)."""
+        m = self.match
+        if m is None or m.is_over():
+            return
+        target = quantize(time.monotonic() - self._t0)
+        if target > m.time:
+            m.advance(target - m.time)
+
+    def _add_standin(self, seat: int) -> None:
+        info = self.seats[seat]
+        if info.standin is not None or self.match is None:
+            return
+        info.standin = _Paced(self.spec.make_bot(seat, self.standin, self.seed + 7919 * (seat + 1)),
+                              self.bot_speed, self.match.time)
+        self.timers.bots.append(info.standin)
+
+    def _remove_standin(self, seat: int) -> None:
+        info = self.seats[seat]
+        if info.standin is not None:
+            self.timers.bots.remove(info.standin)
+            info.standin = None
+
+    async def _ticker(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick)
+            try:
+                self._tick()
+            except Exception as e:  # noqa: BLE001 - the host keeps serving
+                self.log(f"tick error: {e!r}")
+
+    def _tick(self) -> None:
+        now = time.monotonic()
+        for i, s in enumerate(self.seats):
+            if s.dropped_at is not None and not s.expired and now - s.dropped_at > self.rejoin_window:
+                s.expired = True
+                self.log(f"seat {i}: rejoin window over, the bot keeps the seat")
+        m = self.match
+        if m is None:
+            return
+        if not m.is_over():
+            self._sync()
+            self.timers.run_due()
+        force = now - self._last_snapshot >= self.snapshot_interval
+        if force:
+            self._last_snapshot = now
+        self._flush(force=force)
+
+    # ------------------------------------------------------------ clients
+    async def _handler(self, ws: ServerConnection) -> None:
+        conn = _Conn(ws, P.RateLimiter(self.rate, self.burst))
+        sock = ws.transport.get_extra_info("socket") if ws.transport is not None else None
+        if sock is not None and self.sndbuf:
+            # a bounded kernel buffer too, so a client that stops reading shows up in our own buffer
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.sndbuf)
+            except OSError:
+                pass
+        self._conns.add(conn)
+        try:
+            async for raw in ws:
+                t_recv = time.perf_counter()
+                try:
+                    self._receive(conn, raw, t_recv)
+                except Exception as e:  # noqa: BLE001 - never let one message kill the host
+                    self.log(f"error handling a message: {e!r}")
+                    self._error(conn, "bad_message", "the host could not handle that message")
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self._conns.discard(conn)
+            self._disconnected(conn)
+
+    def _receive(self, conn: _Conn, raw: Any, t_recv: float) -> None:
+        now = time.monotonic()
+        if not conn.limiter.allow(now):
+            self.stats.rejected += 1
+            if now - conn.last_limit_error >= 1.0:
+                conn.last_limit_error = now
+                self._error(conn, "rate_limited", f"too many messages: at most {self.rate:g} per second")
+            return
+        try:
+            msg = P.parse_client(raw)
+        except P.ProtocolError as e:
+            self._error(conn, e.code, e.message)
+            return
+        if msg["type"] == "hello":
+            self._hello(conn, msg)
+        else:
+            self._intent(conn, msg, t_recv)
+
+    def _hello(self, conn: _Conn, msg: dict) -> None:
+        if conn.seat is not None:
+            self._error(conn, "bad_message", "already joined")
+            return
+        token = msg["token"]
+        now = time.monotonic()
+        if token is not None:
+            seat = next((i for i, s in enumerate(self.seats)
+                         if s.token is not None and hmac.compare_digest(s.token, token)), None)
+            if seat is None:
+                self._error(conn, "no_seat", "unknown token")
+                return
+            info = self.seats[seat]
+            if info.expired:
+                self._error(conn, "no_seat", "the rejoin window is over: a bot keeps the seat")
+                return
+            if info.conn is not None:  # the old connection has not noticed its drop yet
+                old = info.conn
+                old.seat = None
+                old.dead = True
+                if old.ws.transport is not None:
+                    old.ws.transport.abort()
+            self._remove_standin(seat)
+            info.dropped_at = None
+            info.conn = conn
+            conn.seat = seat
+            self.stats.rejoins += 1
+            self.log(f"seat {seat} ({info.name}) rejoined")
+        else:
+            seat = next((i for i, s in enumerate(self.seats) if s.kind == "lan" and s.token is None), None)
+            if seat is None:
+                self._error(conn, "no_seat", "the table is full")
+                return
+            info = self.seats[seat]
+            info.name = msg["name"]
+            info.token = secrets.token_urlsafe(24)
+            info.conn = conn
+            conn.seat = seat
+            self.log(f"seat {seat}: {info.name} joined")
+        config = self.match.config if self.match is not None else None
+        self._send(conn, {"type": "welcome", "version": P.VERSION, "seat": seat, "token": info.token,
+                          "config": config, "last_seq": info.last_seq, "names": self._names(),
+                          "started": self.match is not None})
+        del now
+        if self.match is None:
+            self._broadcast_lobby()
+            if all(s.token is not None for s in self.seats if s.kind == "lan"):
+                self._start_match()
+        else:
+            self._send(conn, self._state_msg(seat, []))
+            if self.match.is_over():
+                out = self.match.outcome()
+                self._send(conn, {"type": "over", "outcome": out, "ranking": out["ranking"]})
+
+    def _broadcast_lobby(self) -> None:
+        msg = {"type": "lobby", "names": self._names(), "started": self.match is not None,
+               "config": self.match.config if self.match is not None else None}
+        for c in list(self._conns):
+            if c.seat is not None:
+                self._send(c, msg)
+
+    def _disconnected(self, conn: _Conn) -> None:
+        seat = conn.seat
+        if seat is None:
+            return
+        info = self.seats[seat]
+        if info.conn is not conn:
+            return
+        info.conn = None
+        info.dropped_at = time.monotonic()
+        self.log(f"seat {seat} ({info.name}) dropped; a bot plays it until a rejoin")
+        if self.match is not None and not self.match.is_over():
+            self._add_standin(seat)
+
+    def _intent(self, conn: _Conn, msg: dict, t_recv: float) -> None:
+        seq = msg["seq"]
+        if conn.seat is None:
+            self._error(conn, "not_joined", "say hello first")
+            return
+        info = self.seats[conn.seat]
+        if msg["seat"] != conn.seat:
+            self._reject(conn, seq, "that is not your seat")
+            return
+        if not hmac.compare_digest(msg["token"], info.token or ""):
+            self._reject(conn, seq, "wrong token")
+            return
+        if seq <= info.last_seq:
+            self._reject(conn, seq, f"old sequence number (the last was {info.last_seq})")
+            return
+        info.last_seq = seq
+        m = self.match
+        if m is None:
+            self._reject(conn, seq, "the race has not started")
+            return
+        self._sync()
+        index = len(m.log)
+        try:
+            m.submit(conn.seat, msg["action"])
+        except IllegalAction as e:
+            self._reject(conn, seq, str(e))
+            return
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            self._reject(conn, seq, f"malformed action ({e.__class__.__name__})")
+            return
+        self.stats.accepted += 1
+        self.applied.append((conn.seat, seq, index))
+        self._send(conn, {"type": "accepted", "seq": seq})
+        self._flush()
+        self.stats.latencies.append(time.perf_counter() - t_recv)

@@ -1,0 +1,169 @@
+"""Playtable LAN protocol, version 1: JSON text messages over a WebSocket (see PROTOCOL.md).
+
+Every message is one JSON object with a ``"type"`` string. Client messages are validated strictly by
+:func:`parse_client` (exact key sets, types, sizes); anything else gets an ``error`` reply and is
+dropped, and the host keeps serving everyone.
+
+Client -> host
+
+* ``{"type": "hello", "version": 1, "name": str(1..32), "token": str|null}``: take a free seat, or
+  with the secret ``token`` of a seat, rejoin it.
+* ``{"type": "intent", "seq": int, "seat": int, "token": str, "action": {...}}``: one race action
+  (games/gobble/race.py). ``seq`` must grow for each seat (a replayed or old seq is rejected and never
+  applied); ``seat`` and ``token`` must be this connection's own.
+
+Host -> client
+
+* ``{"type": "welcome", "version": 1, "seat": int, "token": str, "config": {...}, "last_seq": int,
+  "names": [str|null, ...], "started": bool}``: the seat, its secret token (keep it to rejoin within
+  60 s), the match config, and the last sequence number the host saw from this seat.
+* ``{"type": "lobby", "names": [...], "started": bool}``: who has joined so far.
+* ``{"type": "accepted", "seq": int}`` / ``{"type": "rejected", "seq": int, "reason": str}``.
+* ``{"type": "state", "seat": int, "time": float, "view": {...}, "events": [...]}``: what this seat may
+  see (``RaceRules.observe``: the board, every penalty stack, pile *sizes*, its own revealed tiles;
+  never the content of any pile) and the events since the last state, filtered the same way (a gift's
+  tile is only told to its giver).
+* ``{"type": "over", "outcome": {...}, "ranking": [int, ...]}``: the race is over.
+* ``{"type": "error", "code": str, "message": str}``: a message was refused (codes below).
+* ``{"type": "closing", "reason": str}``: the host is shutting down; the game ends for everyone.
+
+Error codes: ``too_big`` (over :data:`MAX_MESSAGE` bytes), ``bad_json``, ``bad_message`` (not an object,
+unknown type, wrong keys or types), ``bad_version``, ``rate_limited``, ``no_seat`` (table full,
+unknown token, rejoin window over), ``not_joined`` (intent before hello).
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+VERSION = 1
+#: largest client message the host reads (bytes of UTF-8); the transport closes anything over 4x this
+MAX_MESSAGE = 16 * 1024
+MAX_NAME = 32
+MAX_TOKEN = 64
+MAX_SEQ = 2 ** 53
+#: per-client token bucket: messages per second, and burst size
+RATE = 30.0
+BURST = 60
+
+CLIENT_TYPES = {"hello", "intent"}
+HOST_TYPES = {"welcome", "lobby", "accepted", "rejected", "state", "over", "error", "closing"}
+
+
+class ProtocolError(ValueError):
+    """A refused message: ``code`` (see the module docstring) and a one-line reason."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def encode(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, separators=(",", ":"), allow_nan=False)
+
+
+def error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _reject_const(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def _scalar(v: Any) -> bool:
+    if v is None or isinstance(v, (bool, str)):
+        return not isinstance(v, str) or len(v) <= 32
+    if _is_int(v):
+        return abs(v) <= MAX_SEQ
+    if isinstance(v, float):
+        return math.isfinite(v)
+    return False
+
+
+def parse_client(raw: Any) -> dict[str, Any]:
+    """Validate one raw client message (str or bytes) and return it; raises :class:`ProtocolError`."""
+    if isinstance(raw, (bytes, bytearray)):
+        if len(raw) > MAX_MESSAGE:
+            raise ProtocolError("too_big", f"message is {len(raw)} bytes; the limit is {MAX_MESSAGE}")
+        try:
+            raw = bytes(raw).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_json", "message is not UTF-8 text") from None
+    if not isinstance(raw, str):
+        raise ProtocolError("bad_message", "message must be text")
+    if len(raw) > MAX_MESSAGE or len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
+        raise ProtocolError("too_big", f"message is over the limit of {MAX_MESSAGE} bytes")
+    try:
+        msg = json.loads(raw, parse_constant=_reject_const)
+    except (ValueError, RecursionError) as e:
+        raise ProtocolError("bad_json", f"malformed JSON: {str(e)[:80]}") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError("bad_message", "a message must be a JSON object")
+    t = msg.get("type")
+    if t not in CLIENT_TYPES:
+        raise ProtocolError("bad_message", f"unknown message type {str(t)[:32]!r}")
+    if t == "hello":
+        if set(msg) - {"type", "version", "name", "token"} or not {"version", "name"} <= set(msg):
+            raise ProtocolError("bad_message", "hello has type, version, name and optional token")
+        if msg["version"] != VERSION or not _is_int(msg["version"]):
+            raise ProtocolError("bad_version", f"protocol version {str(msg['version'])[:16]!r} is not "
+                                f"supported; this host speaks version {VERSION}")
+        name = msg["name"]
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME or not name.isprintable() \
+                or name != name.strip():
+            raise ProtocolError("bad_message", f"name must be 1 to {MAX_NAME} printable characters")
+        tok = msg.get("token")
+        if tok is not None and (not isinstance(tok, str) or not 1 <= len(tok) <= MAX_TOKEN):
+            raise ProtocolError("bad_message", "token must be a string")
+        msg.setdefault("token", None)
+        return msg
+    # intent
+    if set(msg) != {"type", "seq", "seat", "token", "action"}:
+        raise ProtocolError("bad_message", "intent has exactly type, seq, seat, token and action")
+    if not _is_int(msg["seq"]) or not 0 < msg["seq"] <= MAX_SEQ:
+        raise ProtocolError("bad_message", "seq must be a positive integer")
+    if not _is_int(msg["seat"]) or not 0 <= msg["seat"] < 64:
+        raise ProtocolError("bad_message", "seat must be a seat number")
+    if not isinstance(msg["token"], str) or not 1 <= len(msg["token"]) <= MAX_TOKEN:
+        raise ProtocolError("bad_message", "token must be a string")
+    action = msg["action"]
+    if not isinstance(action, dict) or not isinstance(action.get("t"), str) or len(action) > 8 \
+            or not all(isinstance(k, str) and len(k) <= 16 and _scalar(v) for k, v in action.items()):
+        raise ProtocolError("bad_message", "action must be a small object of plain values with a 't'")
+    return msg
+
+
+def filter_events(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The events ``seat`` may see: a gift's tile goes face down into a pile, so only its giver
+    (who saw it) is told which tile it was."""
+    out = []
+    for e in events:
+        if e.get("e") == "gift" and e.get("from") != seat:
+            e = {k: v for k, v in e.items() if k != "tile"}
+        out.append(e)
+    return out
+
+
+class RateLimiter:
+    """Token bucket: ``rate`` messages per second, bursts of ``burst``."""
+
+    def __init__(self, rate: float = RATE, burst: int = BURST):
+        self.rate = float(rate)
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last: float | None = None
+
+    def allow(self, now: float) -> bool:
+        if self.last is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
