@@ -264,3 +264,30 @@ def test_a_client_that_never_reads_is_dropped_and_others_play_on(tmp_path):
         if silent is not None:
             silent.close()
         host.stop()
+
+
+def test_cli_host_and_join_headless(tmp_path):
+    import subprocess
+    import sys
+
+    port = socket.socket()
+    port.bind(("127.0.0.1", 0))
+    p = port.getsockname()[1]
+    port.close()
+    rec = tmp_path / "cli.json"
+    host = subprocess.Popen([sys.executable, "-m", "sim.app.cli", "host", "gobble", "--port", str(p),
+                             "--players", "2", "--bots", "bot:hard", "--seed", "2", "--record", str(rec)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert "hosting gobble on 127.0.0.1" in host.stdout.readline()
+        out = subprocess.run([sys.executable, "-m", "sim.app.cli", "join", f"127.0.0.1:{p}", "--name", "Cli",
+                              "--auto"], capture_output=True, text=True, timeout=50)
+        lines = [json.loads(x) for x in out.stdout.splitlines()]
+        assert lines[0]["seat"] == 0 and lines[0]["token"]
+        assert lines[-1]["type"] == "over"
+        assert host.wait(10) == 0
+        assert load(rec).is_over()
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.wait()

@@ -9,6 +9,8 @@
     playtable selfplay gobble --players bot:hard,bot:easy --games N --seed S [--json]
     playtable replay FILE [--headless]                                  replay a saved record
     playtable bench                                                     print speed figures
+    playtable host gobble [--bind ADDR] [--port P] [--players N] [--bots bot:hard,...]   LAN host
+    playtable join HOST:PORT --name N [--token T] [--auto]              join a LAN race (prints state)
 
 Bad input (unknown game, bad flag, unreadable or illegal record) prints one line on stderr and exits
 with status 2; nothing is written.
@@ -92,7 +94,87 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--headless", action="store_true", dest="replay_headless")
 
     sub.add_parser("bench", help="print speed figures")
+
+    hp = sub.add_parser("host", help="host a LAN race", description="Host a Gobble race for players on "
+                        "other machines (sim/net/PROTOCOL.md). Binds to 127.0.0.1 unless --bind is given.")
+    hp.add_argument("game", help="gobble")
+    hp.add_argument("--bind", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    hp.add_argument("--port", type=_int, default=8765, help="port (default 8765)")
+    hp.add_argument("--players", type=_positive, default=2, help="seats, 2 to 6 (default 2)")
+    hp.add_argument("--bots", default="", help="bot seats, e.g. bot:hard,bot:easy (the rest wait for LAN players)")
+    hp.add_argument("--seed", type=_int, help="seed of the race (default: random)")
+    hp.add_argument("--record", help="where to save the record (default: the data folder's games/)")
+
+    jp = sub.add_parser("join", help="join a LAN race", description="Join a hosted race and print each "
+                        "state as one line (a window scene comes later).")
+    jp.add_argument("address", help="HOST:PORT")
+    jp.add_argument("--name", required=True, help="your name (1 to 32 characters)")
+    jp.add_argument("--token", help="rejoin your seat with the token printed when you joined")
+    jp.add_argument("--auto", action="store_true", help="play scripted moves from this seat's view")
     return p
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    from sim.net.host import Host
+
+    if args.game != "gobble":
+        raise UsageError(f"only gobble can be hosted, not {args.game!r}")
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    try:
+        host = Host(players=args.players, bots=bots, seed=args.seed, bind=args.bind, port=args.port,
+                    record_path=args.record, log=lambda text: print(text, flush=True))
+        host.start()
+    except (ValueError, OSError) as e:
+        raise UsageError(str(e)) from None
+    try:
+        while not host.finished.wait(0.5):
+            pass
+        time.sleep(2.0)  # let the clients read the result
+    except KeyboardInterrupt:
+        pass
+    finally:
+        host.stop()
+    if host.record_saved:
+        print(f"record saved: {host.record_saved}", flush=True)
+    return 0
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    import random as _random
+
+    from sim.net.client import Client
+    from sim.net.scripted import choose
+
+    addr, _, port = args.address.rpartition(":")
+    if not addr or not port.isdigit():
+        raise UsageError(f"address must be HOST:PORT, not {args.address!r}")
+    client = Client(addr, int(port), args.name, token=args.token)
+    try:
+        client.start()
+    except (ConnectionError, OSError) as e:
+        raise UsageError(f"could not join {args.address}: {e}") from None
+    print(json.dumps({"seat": client.seat, "token": client.token}), flush=True)
+    rng = _random.Random()
+    try:
+        while not client.closed.is_set():
+            try:
+                msg = client.inbox.get(timeout=0.1)
+            except Exception:  # noqa: BLE001 - queue.Empty
+                msg = None
+            if msg is not None and msg["type"] in ("state", "over", "error", "closing", "rejected", "lobby"):
+                print(json.dumps(msg, separators=(",", ":")), flush=True)
+                if msg["type"] in ("over", "closing"):
+                    break
+            if args.auto and client.latest is not None and all(
+                    q in client.results for q in range(client.welcome["last_seq"] + 1, client._seq + 1)):
+                action = choose(client.latest["view"], client.seat, rng)
+                if action:
+                    client.send_intent(action)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        client.close()
+    return 0
 
 
 # ---------------------------------------------------------------- selfplay
@@ -312,6 +394,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_selfplay(args)
         if args.command == "replay":
             return cmd_replay(args, headless)
+        if args.command == "host":
+            return cmd_host(args)
+        if args.command == "join":
+            return cmd_join(args)
         if args.command == "bench":
             from sim.app.bench import run_bench
             return run_bench()
