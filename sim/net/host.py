@@ -86,6 +86,7 @@ class HostStats:
     rejected: int = 0
     errors: int = 0
     dropped_slow: int = 0
+    rate_limited: int = 0          # messages dropped by the rate limit (also counted in rejected)
     rejoins: int = 0
     latencies: collections.deque = field(default_factory=lambda: collections.deque(maxlen=200000))
 
@@ -395,6 +396,7 @@ class Host:
         now = time.monotonic()
         if not conn.limiter.allow(now):
             self.stats.rejected += 1
+            self.stats.rate_limited += 1
             if now - conn.last_limit_error >= 1.0:
                 conn.last_limit_error = now
                 self._error(conn, "rate_limited", f"too many messages: at most {self.rate:g} per second")
