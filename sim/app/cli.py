@@ -105,12 +105,14 @@ def build_parser() -> argparse.ArgumentParser:
     hp.add_argument("--seed", type=_int, help="seed of the race (default: random)")
     hp.add_argument("--record", help="where to save the record (default: the data folder's games/)")
 
-    jp = sub.add_parser("join", help="join a LAN race", description="Join a hosted race and print each "
-                        "state as one line (a window scene comes later).")
+    jp = sub.add_parser("join", help="join a LAN race", description="Join a hosted race in a window (with "
+                        "a display), or with --headless / --auto print each message as one JSON line.")
     jp.add_argument("address", help="HOST:PORT")
     jp.add_argument("--name", required=True, help="your name (1 to 32 characters)")
     jp.add_argument("--token", help="rejoin your seat with the token printed when you joined")
-    jp.add_argument("--auto", action="store_true", help="play scripted moves from this seat's view")
+    jp.add_argument("--auto", action="store_true", help="play scripted moves from this seat's view (no window)")
+    jp.add_argument("--headless", action="store_true", dest="join_headless",
+                    help="no window: print each message as one JSON line")
     return p
 
 
@@ -149,11 +151,19 @@ def cmd_join(args: argparse.Namespace) -> int:
     if not addr or not port.isdigit():
         raise UsageError(f"address must be HOST:PORT, not {args.address!r}")
     client = Client(addr, int(port), args.name, token=args.token)
+    window = not (args.auto or getattr(args, "join_headless", False) or getattr(args, "headless", False)) \
+        and bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     try:
         client.start()
     except (ConnectionError, OSError) as e:
         raise UsageError(f"could not join {args.address}: {e}") from None
     print(json.dumps({"seat": client.seat, "token": client.token}), flush=True)
+    if window:
+        from games.gobble.view_lan import run_join_window
+        try:
+            return run_join_window(client, args.address)
+        finally:
+            client.close(timeout=1.0)
     rng = _random.Random()
     try:
         while not client.closed.is_set():

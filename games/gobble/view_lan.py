@@ -1,0 +1,399 @@
+"""The Gobble race played over the LAN (issue 4): a lobby and a race screen fed by a
+:class:`sim.net.client.Client`.
+
+:class:`LanRaceScene` is the local race screen (:class:`~games.gobble.view_race.RaceScene`: board,
+drag / rotate / snap, panels, gift chooser) drawn from the client's latest per-seat view instead of a
+local match. A small proxy (:class:`LanMatch`) turns each ``state`` message (``RaceRules.observe`` of
+this seat: the board, every seat's pile count, face-up stack and gifts owed, and only this seat's
+revealed tile(s)) into the attributes the race screen reads. Drops, discards and gifts are sent as
+intents (``Client.send_intent``); the host's answer comes back later, a rejection is shown with its
+reason. Every frame only drains ``Client.inbox`` (``get_nowait``): nothing waits on the network. A host
+that quits (a ``closing`` message, or the connection lost) ends the race with a clear message.
+
+:class:`LanLobbyScene` waits for the table to fill (seats and names as the host reports them), then
+switches to the race. It may own the :class:`~sim.net.host.Host` (the launcher's "Host a game"): leaving
+the lobby or the race then stops it.
+"""
+from __future__ import annotations
+
+import queue
+import time
+from typing import Any
+
+import pygame
+
+from sim.app.scene import Scene
+from sim.app.widgets import Button, dim_backdrop
+
+from .board import Board
+from .view_race import BOARD, RaceScene, seat_name
+
+
+class LanSeat:
+    """One seat as far as this client may know it."""
+
+    def __init__(self, d: dict, revealed: list[int] | None, placed: int):
+        n = int(d["pile"])
+        known = list(revealed or [])[:n]
+        self.pile = known + [None] * (n - len(known))      # only this seat's revealed tiles are known
+        self.stack = list(d["stack"])
+        self.owed = [float("inf")] * int(d["owed"])         # counts only: the deadline is not sent
+        self.out = d["out"]
+        self.gobbles = int(d["gobbles"])
+        self.doubles = int(d["doubles"])
+        self.placed = placed
+
+    @property
+    def held(self) -> int:
+        return len(self.pile) + len(self.stack)
+
+
+class LanState:
+    """The race position built from one view (what ``RaceScene`` reads from a ``RaceState``)."""
+
+    def __init__(self, view: dict, me: int, board: Board, last: list, placed: list[int], config: dict,
+                 deadlock: bool):
+        self.view = view
+        self.me = me
+        self.board = board
+        self.n = len(view["seats"])
+        self.seats = [LanSeat(d, view["revealed"] if i == me else None, placed[i])
+                      for i, d in enumerate(view["seats"])]
+        self._revealed = tuple(view["revealed"])
+        self.phase = view["phase"]
+        self.clock = float(view["clock"])
+        self.order = list(view["order"])
+        self.last = list(last)
+        self.deadlock = deadlock
+        self.hand = int(config.get("hand") or 1)
+        self.escalating = bool(config.get("escalating"))
+        from .race import GIFT_TIMEOUT
+        self.gift_timeout = float(config.get("gift_timeout") or GIFT_TIMEOUT)
+
+    def revealed(self, seat: int) -> tuple[int, ...]:
+        return self._revealed if seat == self.me else ()
+
+    def in_play(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.out is None]
+
+
+class LanRules:
+    """The few rule queries the race screen makes, answered from the view."""
+
+    def __init__(self, match: "LanMatch"):
+        self.match = match
+
+    def ranking(self, s: LanState) -> list[int]:
+        over = self.match.client.over
+        if over is not None:
+            return list(over["ranking"])
+        rest = sorted(s.in_play(), key=lambda i: (s.seats[i].held, i))
+        return list(s.order) + rest
+
+    def placeable(self, s: LanState, seat: int) -> list[tuple[str, int]]:
+        out = [("pile", n) for n in s.revealed(seat)]
+        if s.seats[seat].stack:
+            out.append(("stack", s.seats[seat].stack[-1]))
+        return out
+
+
+class LanMatch:
+    """Stands in for a :class:`~sim.core.match.Match`: state from the host, no local rules applied."""
+
+    def __init__(self, client: Any, label: str):
+        self.client = client
+        self.seed = label
+        self.config = dict(client.config or {})
+        seats = list(self.config.get("seats") or [])
+        if client.seat is not None and client.seat < len(seats):
+            seats[client.seat] = "human"   # the mouse plays this client's seat
+        self.config["seats"] = seats
+        self.listeners: list = []
+        self.log: list = []
+        self.cursor = 0
+        self.rules = LanRules(self)
+        self._board_key: Any = None
+        self._board: Board | None = None
+        self.last: list = [None] * len(seats)
+        self.placed = [0] * len(seats)
+        self.out_times: dict[int, float] = {}
+        self._time = 0.0
+        self._time_at = time.monotonic()
+        self.state: LanState | None = None
+        if client.latest is not None:
+            self.apply(client.latest)
+
+    @property
+    def time(self) -> float:
+        if self.is_over():
+            return self._time
+        return self._time + (time.monotonic() - self._time_at)
+
+    def is_over(self) -> bool:
+        return (self.state is not None and self.state.phase == "over") or self.client.over is not None
+
+    def active_players(self) -> list[int]:
+        return []
+
+    def advance(self, dt: float) -> list:
+        return []
+
+    def apply(self, msg: dict) -> list:
+        """Take a ``state`` message; returns its events (for the screen's listener)."""
+        view = msg["view"]
+        key = tuple(tuple(t) for t in view["board"])
+        if key != self._board_key:
+            self._board_key = key
+            self._board = Board.from_tiles({(q, r): (n, k) for q, r, n, k in view["board"]})
+        events = list(msg.get("events") or [])
+        self._time = float(msg.get("time", view["clock"]))
+        self._time_at = time.monotonic()
+        for e in events:
+            kind = e.get("e")
+            if kind == "place" and 0 <= e.get("seat", -1) < len(self.last):
+                self.last[e["seat"]] = (e["q"], e["r"])
+                self.placed[e["seat"]] += 1
+            elif kind == "out":
+                self.out_times.setdefault(e["seat"], self._time)
+        over = self.client.over
+        self.state = LanState(view, self.client.seat, self._board, self.last, self.placed, self.config,
+                              bool(over and over.get("outcome", {}).get("deadlock")))
+        return events
+
+
+class _NoTimers:
+    bots: list = []
+
+    def run_due(self) -> list:
+        return []
+
+
+class LanRaceScene(RaceScene):
+    """The race of ``client``'s seat. ``host``: a Host this app runs (stopped when the scene goes)."""
+
+    title = "Tantrix Gobble (LAN)"
+
+    def __init__(self, app: Any, client: Any, host: Any = None, label: str | None = None):
+        self.client = client
+        self.lan_host = host
+        self.ended_reason: str | None = None
+        self.pending: dict[int, dict] = {}
+        match = LanMatch(client, label or client.url.replace("ws://", ""))
+        super().__init__(app, match, bots=[])
+        self.timers = _NoTimers()
+        self.b_new.label = "Leave"
+
+    # ------------------------------------------------------------------ lifecycle
+    def on_exit(self) -> None:
+        super().on_exit()
+        leave(self.client, self.lan_host)
+
+    # ------------------------------------------------------------------ network
+    def pump(self) -> None:
+        """Take every message the network thread has queued; never waits."""
+        while True:
+            try:
+                msg = self.client.inbox.get_nowait()
+            except queue.Empty:
+                break
+            t = msg.get("type")
+            if t == "state":
+                events = self.match.apply(msg)
+                self._on_events(self.match, events)
+            elif t == "accepted":
+                self.pending.pop(msg["seq"], None)
+            elif t == "rejected":
+                self.pending.pop(msg["seq"], None)
+                self._sound("reject")
+                why = str(msg.get("reason") or "refused")
+                self._say("Host refused: " + why[:1].upper() + why[1:], self.theme.bad, 3.5)
+            elif t == "error":
+                self._say(f"Host: {msg.get('message', msg.get('code'))}", self.theme.bad, 3.5)
+            elif t == "over":
+                if self.match.state is not None:
+                    self.match.state.deadlock = bool(msg.get("outcome", {}).get("deadlock"))
+            elif t == "closing":
+                self.ended_reason = f"The host ended the game: {msg.get('reason') or 'the host quit'}."
+        if self.ended_reason is None and self.client.closed.is_set() and not self.match.is_over():
+            self.ended_reason = "The connection to the host was lost: the race is over for this window."
+
+    def update(self, dt: float) -> None:
+        self.pump()
+        super().update(dt)
+
+    def playing(self) -> bool:
+        return self.ended_reason is None and super().playing()
+
+    # ------------------------------------------------------------------ actions
+    def submit_as(self, seat: int | None, action: dict) -> bool:
+        """Send ``action`` as an intent; the host's answer comes later (a rejection shows its reason)."""
+        if seat is None or not self.playing():
+            return False
+        try:
+            seq = self.client.send_intent(action)
+        except ConnectionError:
+            self.ended_reason = "The connection to the host was lost."
+            return False
+        self.pending[seq] = action
+        return True
+
+    def gift_left(self) -> float | None:
+        return None
+
+    def finish_times(self) -> dict[int, float]:
+        return dict(self.match.out_times)
+
+    def do_hint(self) -> None:
+        if not self.playing():
+            return
+        board = self.state.board
+        best = None
+        for src, t in self.rules.placeable(self.state, self.seat):
+            for cell, rot in board.placements(t):
+                k = board.neighbour_count(cell)
+                if best is None or k > best[0]:
+                    best = (k, {"t": "place", "src": src, "tile": t, "rot": rot, "q": cell[0], "r": cell[1]})
+        if best is None:
+            self._say("Hint: no place for any of your tiles right now", self.theme.accent)
+            return
+        self.hint = (board, best[1])
+        self._sound("hint")
+        self._say("Hint: your tile in the glowing space", self.theme.accent, 4.0)
+
+    def do_new_race(self) -> None:
+        self.do_launcher()
+
+    def _draw_gifts(self, surface, sym, me) -> None:
+        # the pile top of this seat is its first revealed tile; otherwise unknown (not drawn)
+        saved = me.pile
+        if me.pile and me.pile[0] is None:
+            me.pile = []
+        try:
+            super()._draw_gifts(surface, sym, me)
+        finally:
+            me.pile = saved
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        if self.ended_reason is not None:
+            th = self.theme
+            dim_backdrop(surface, 170)
+            box = pygame.Rect(0, 0, 760, 170)
+            box.center = (BOARD.centerx, BOARD.centery)
+            pygame.draw.rect(surface, th.panel, box, border_radius=16)
+            pygame.draw.rect(surface, th.bad, box, 2, border_radius=16)
+            self._blit_text(surface, "Game ended", 30, th.bad, True, midtop=(box.centerx, box.y + 22))
+            self._blit_text(surface, self.ended_reason, 17, th.text, midtop=(box.centerx, box.y + 76))
+            self._blit_text(surface, "Esc: back to the launcher", 14, th.text_dim,
+                            midtop=(box.centerx, box.y + 120))
+
+
+def leave(client: Any, host: Any) -> None:
+    """Close ``client`` (politely) and stop ``host`` if this app runs it; quick, never raises."""
+    try:
+        if client is not None:
+            client.close(timeout=1.0)
+    except Exception:  # noqa: BLE001
+        pass
+    try:
+        if host is not None:
+            host.stop(timeout=3.0)
+    except Exception:  # noqa: BLE001
+        pass
+
+
+class LanLobbyScene(Scene):
+    """Waiting for the table to fill: the seats and names, the address to share; the race starts (and
+    this scene gives way to :class:`LanRaceScene`) when the host sends the first view."""
+
+    title = "Tantrix Gobble (LAN lobby)"
+
+    def __init__(self, app: Any, client: Any, host: Any = None, address: str | None = None):
+        super().__init__(app)
+        self.client = client
+        self.lan_host = host
+        self.address = address or client.url.replace("ws://", "")
+        self.handed_over = False
+        self.b_leave = Button((540, 660, 200, 48), "Leave", self.do_leave, font_size=18)
+
+    def do_leave(self) -> None:
+        self.app.pop()
+
+    def on_exit(self) -> None:
+        if not self.handed_over:
+            leave(self.client, self.lan_host)
+
+    def handle_event(self, event: Any) -> bool:
+        return self.b_leave.handle_event(event)
+
+    def update(self, dt: float) -> None:
+        c = self.client
+        # lobby messages only update the client's fields; the race scene drains the inbox itself
+        if c.latest is not None and c.welcome is not None and not self.handed_over:
+            self.handed_over = True
+            scene = LanRaceScene(self.app, c, self.lan_host, self.address)
+            self.app.replace(scene)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        th = self.app.theme
+        surface.fill(th.bg)
+        f = self.app.font
+        c = self.client
+
+        def text(s, size, col, bold=False, **anchor):
+            img = f(size, bold).render(s, True, col)
+            surface.blit(img, img.get_rect(**anchor))
+
+        text("Tantrix Gobble · LAN race", 40, th.text, True, midtop=(640, 60))
+        text(f"Host address: {self.address}", 22, th.accent, True, midtop=(640, 130))
+        if self.lan_host is not None:
+            text("Players on other computers join with this address (Join a game).", 16, th.text_dim,
+                 midtop=(640, 166))
+        box = pygame.Rect(390, 210, 500, 60 + 46 * max(2, len(c.names or [])))
+        pygame.draw.rect(surface, th.panel, box, border_radius=14)
+        pygame.draw.rect(surface, th.panel_edge, box, 1, border_radius=14)
+        text("SEATS", 14, th.text_dim, True, topleft=(box.x + 24, box.y + 18))
+        if c.errors and c.welcome is None:
+            text(f"Could not join: {c.errors[-1].get('message')}", 18, th.bad, True, midtop=(640, box.y + 60))
+        elif c.welcome is None:
+            text("Connecting…", 18, th.text, midtop=(640, box.y + 60))
+        else:
+            waiting = 0
+            for i, n in enumerate(c.names or []):
+                y = box.y + 50 + 46 * i
+                label = "waiting for a player…" if n is None else seat_name(n) if str(n).startswith("bot:") else n
+                waiting += n is None
+                col = th.text_dim if n is None else th.text
+                you = "  (you)" if i == c.seat else ""
+                text(f"P{i + 1}", 18, th.accent, True, topleft=(box.x + 24, y))
+                text(label + you, 18, col, n is not None, topleft=(box.x + 80, y))
+            msg = (f"Waiting for {waiting} more player{'s' if waiting != 1 else ''}…" if waiting
+                   else "Everyone is here: the race starts")
+            text(msg, 18, th.text, True, midtop=(640, box.bottom + 20))
+        if c.closing is not None:
+            text(f"The host ended the game: {c.closing}", 18, th.bad, True, midtop=(640, box.bottom + 56))
+        elif c.closed.is_set() and c.welcome is not None:
+            text("The connection to the host was lost.", 18, th.bad, True, midtop=(640, box.bottom + 56))
+        self.b_leave.draw(surface, self.app)
+
+
+def run_join_window(client: Any, address: str, host: Any = None) -> int:
+    """Open a window on ``client``'s race (``playtable join`` with a display); returns the exit code."""
+    import os
+    import sys
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from sim.app.app import App
+    from sim.app.launcher import LauncherScene
+
+    app = App(headless=False)
+    if pygame.display.get_driver() in ("offscreen", "dummy"):
+        app.close()
+        print("playtable: no display found (use --headless for JSON lines)", file=sys.stderr)
+        return 2
+    try:
+        pygame.display.set_caption(f"Playtable · {client.name} @ {address}")
+        app.push(LauncherScene(app))
+        app.push(LanLobbyScene(app, client, host, address))
+        return app.run()
+    finally:
+        app.close()

@@ -1,0 +1,74 @@
+"""The LAN race window (games/gobble/view_lan.py), headless: lobby -> race from the client's view,
+intents on actions, a rejection shown with its reason, a clear message when the host quits."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+pygame = pytest.importorskip("pygame")
+
+from sim.net.client import Client  # noqa: E402
+from sim.net.host import Host  # noqa: E402
+from sim.net.scripted import choose  # noqa: E402
+
+
+@pytest.fixture
+def app():
+    from sim.app.app import App
+    a = App(headless=True)
+    yield a
+    a.close()
+
+
+def frames(app, n=3):
+    for _ in range(n):
+        app.step([], app.STEP)
+
+
+def test_lan_scene_plays_and_shows_host_quit(app, tmp_path):
+    from games.gobble.view_lan import LanLobbyScene, LanRaceScene
+    from sim.app.launcher import LauncherScene
+
+    host = Host(players=2, bots=[], seed=3, tick=0.02, record_path=tmp_path / "r.json").start()
+    try:
+        a = Client("127.0.0.1", host.port, "Ann").start()
+        app.push(LauncherScene(app))
+        app.push(LanLobbyScene(app, a, None, host.address))
+        frames(app)
+        assert isinstance(app.top, LanLobbyScene)
+        app.draw()
+        b = Client("127.0.0.1", host.port, "Bob").start()
+        assert a.wait_for(lambda c: c.latest is not None, 5)
+        frames(app)
+        scene = app.top
+        assert isinstance(scene, LanRaceScene)
+        app.draw()
+        st = scene.state
+        assert st.n == 2 and st.revealed(a.seat) == tuple(a.latest["view"]["revealed"])
+        assert scene.name(b.seat) == "Bob"
+        # a legal move from the view goes out as an intent and comes back applied
+        act = choose(a.latest["view"], a.seat, random.Random(1))
+        n0 = len(a.latest["view"]["board"])
+        assert scene.submit(act)
+        assert a.wait_for(lambda c: len(c.results) >= 1, 5)
+        time.sleep(0.1)
+        frames(app)
+        if a.results[1]["type"] == "accepted" and act["t"] == "place":
+            assert len(scene.state.board.tiles) == n0 + 1
+        # an illegal one is refused with the reason on screen
+        scene.submit({"t": "place", "src": "pile", "tile": 999, "rot": 0, "q": 50, "r": 50})
+        assert a.wait_for(lambda c: len(c.results) >= 2, 5)
+        frames(app)
+        assert scene.msg is not None and scene.msg[0].startswith("Host refused")
+        app.draw()
+        # the host quits: the window says so
+        host.stop()
+        assert a.wait_for(lambda c: c.closed.is_set(), 5)
+        frames(app)
+        assert scene.ended_reason and "host" in scene.ended_reason.lower()
+        app.draw()
+        b.close()
+    finally:
+        host.stop()
