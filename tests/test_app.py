@@ -346,6 +346,11 @@ def test_launcher_keyboard_navigation(app, solitaire):
         app.step([key(pygame.K_DOWN)], STEP)
         assert launcher.focus.current() in (entry.play, entry.rules)
     app.step([key(pygame.K_DOWN)], STEP)
+    assert launcher.focus.current() in (launcher.host_button, launcher.join_button)
+    app.step([key(pygame.K_DOWN)], STEP)
+    assert launcher.focus.current() in (launcher.settings_button, launcher.quit_button)
+    if launcher.focus.current() is launcher.quit_button:
+        app.step([key(pygame.K_LEFT)], STEP)
     assert launcher.focus.current() is launcher.settings_button
     app.step([key(pygame.K_RETURN)], STEP)
     assert isinstance(app.top, SettingsScene)

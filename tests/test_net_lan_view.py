@@ -72,3 +72,43 @@ def test_lan_scene_plays_and_shows_host_quit(app, tmp_path):
         b.close()
     finally:
         host.stop()
+
+
+def test_launcher_host_and_join_dialogs(app):
+    """Host a game (a bot in seat 2: the race starts as soon as the host's player joins), then a Join
+    dialog that reports a bad address."""
+    from games.gobble.view_lan import LanLobbyScene, LanRaceScene
+    from sim.app.lan_setup import HostSetupScene, JoinScene
+    from sim.app.launcher import LauncherScene
+
+    launcher = app.push(LauncherScene(app))
+    launcher.host_lan()
+    setup = app.top
+    assert isinstance(setup, HostSetupScene)
+    setup.cycle(1)                     # P2: LAN -> easy bot
+    assert setup.kinds[1] == "bot:easy"
+    setup.f_port.text = "0"
+    setup.submit()
+    assert setup.error is None, setup.error
+    lobby = app.top
+    assert isinstance(lobby, LanLobbyScene) and lobby.lan_host is not None
+    host = lobby.lan_host
+    try:
+        assert host.bind == "127.0.0.1"
+        assert lobby.client.wait_for(lambda c: c.latest is not None, 5)
+        frames(app)
+        race = app.top
+        assert isinstance(race, LanRaceScene)
+        app.draw()
+        assert race.name(1) == "Easy bot"
+        app.to_launcher()                  # leaving stops the host this app runs
+        assert host.finished.wait(5)
+    finally:
+        host.stop()
+    launcher.join_lan()
+    join = app.top
+    assert isinstance(join, JoinScene)
+    join.f_addr.text = "nonsense"
+    join.submit()
+    assert join.error and "HOST:PORT" in join.error
+    app.draw()

@@ -67,6 +67,11 @@ class LauncherScene(Scene):
                                     style="primary", font_size=22)
         self.settings_button = Button((SIDE_X, 0, SIDE_W, 48), "Settings", self.open_settings)
         self.quit_button = Button((SIDE_X, 0, SIDE_W, 48), "Quit", self.app.quit, style="quiet")
+        half = (SIDE_W - 12) // 2
+        self.host_button = Button((SIDE_X, 0, half, 48), "Host a game", self.host_lan, font_size=18,
+                                  tooltip="a Gobble race on the LAN")
+        self.join_button = Button((SIDE_X + half + 12, 0, half, 48), "Join a game", self.join_lan, font_size=18,
+                                  tooltip="join a Gobble race on the LAN")
         self._load_games()
         self.refresh_resume()
         self._layout()
@@ -140,6 +145,16 @@ class LauncherScene(Scene):
         except Exception as e:
             self._fail("Could not resume", e)
 
+    def host_lan(self) -> None:
+        """Host a Gobble race on the LAN (seats, then a lobby)."""
+        from .lan_setup import HostSetupScene
+        self.app.push(HostSetupScene(self.app))
+
+    def join_lan(self) -> None:
+        """Join a Gobble race hosted on the LAN (address and name, then the lobby)."""
+        from .lan_setup import JoinScene
+        self.app.push(JoinScene(self.app))
+
     def open_settings(self) -> None:
         from .settings_view import SettingsScene
         self.app.push(SettingsScene(self.app))
@@ -160,12 +175,15 @@ class LauncherScene(Scene):
         side_y = LIST_TOP
         self._resume_panel = pygame.Rect(SIDE_X, side_y, SIDE_W, 220)
         self.resume_button.rect.topleft = (SIDE_X + 24, self._resume_panel.bottom - 24 - 50)
-        self.settings_button.rect.topleft = (SIDE_X, self._resume_panel.bottom + 28)
-        self.quit_button.rect.topleft = (SIDE_X, self.settings_button.rect.bottom + 14)
+        self.host_button.rect.topleft = (SIDE_X, self._resume_panel.bottom + 28)
+        self.join_button.rect.topleft = (self.join_button.rect.x, self._resume_panel.bottom + 28)
+        half = self.host_button.rect.w
+        self.settings_button.rect = pygame.Rect(SIDE_X, self.host_button.rect.bottom + 14, half, 48)
+        self.quit_button.rect = pygame.Rect(SIDE_X + half + 12, self.host_button.rect.bottom + 14, half, 48)
         rows: list[list[Button]] = [[e.play, e.rules] for e in self.entries]
         if self.resume_match is not None:
             rows.append([self.resume_button])
-        rows += [[self.settings_button], [self.quit_button]]
+        rows += [[self.host_button, self.join_button], [self.settings_button, self.quit_button]]
         self.focus.set_rows(rows)
 
     def buttons(self) -> list[Button]:
@@ -175,7 +193,7 @@ class LauncherScene(Scene):
             out += [e.play, e.rules]
         if self.resume_match is not None:
             out.append(self.resume_button)
-        return out + [self.settings_button, self.quit_button]
+        return out + [self.host_button, self.join_button, self.settings_button, self.quit_button]
 
     @property
     def max_scroll(self) -> int:
@@ -199,7 +217,8 @@ class LauncherScene(Scene):
             return True
         list_area = pygame.Rect(0, LIST_TOP - 8, SIDE_X - 20, LIST_BOTTOM - LIST_TOP + 16)
         for b in self.buttons():
-            in_list = b not in (self.resume_button, self.settings_button, self.quit_button)
+            in_list = b not in (self.resume_button, self.settings_button, self.quit_button, self.host_button,
+                                self.join_button)
             if in_list and hasattr(event, "pos") and not list_area.collidepoint(event.pos):
                 b.hover = False
                 continue
@@ -343,6 +362,8 @@ class LauncherScene(Scene):
                                   "resumed here.", font, p.w - 48):
                 surface.blit(font.render(line, True, th.text_dim), (x, y))
                 y += font.get_linesize() + 2
+        self.host_button.draw(surface, app)
+        self.join_button.draw(surface, app)
         self.settings_button.draw(surface, app)
         self.quit_button.draw(surface, app)
         self._draw_controls(surface, self.quit_button.rect.bottom + 28)

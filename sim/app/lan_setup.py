@@ -1,0 +1,251 @@
+"""The launcher's "Host a game" and "Join a game" dialogs for the LAN race (issue 4).
+
+* :class:`HostSetupScene`: the number of seats, each other seat a LAN player or a bot (easy / medium /
+  hard), the host's own name, the address to bind (127.0.0.1 unless changed) and the port. "Start
+  hosting" starts a :class:`sim.net.host.Host` in this app (its own thread), joins it as the first seat
+  with a :class:`sim.net.client.Client`, and opens the lobby (:class:`games.gobble.view_lan.LanLobbyScene`),
+  which shows the address to share and switches to the race when every LAN seat is taken.
+* :class:`JoinScene`: type ``HOST:PORT`` and a name, "Join" opens the lobby of that host.
+
+Nothing here waits on the network: the client connects in its thread and the lobby reports what comes.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from .scene import Scene
+from .widgets import Button, mix
+
+KINDS = ("lan", "bot:easy", "bot:medium", "bot:hard")
+KIND_LABEL = {"lan": "LAN player", "bot:easy": "Easy bot", "bot:medium": "Medium bot", "bot:hard": "Hard bot"}
+DEFAULT_PORT = 8765
+
+
+class TextField:
+    """A one-line text box: click to focus, type, Backspace; ``limit`` characters at most."""
+
+    def __init__(self, rect: Any, text: str = "", limit: int = 64, label: str = ""):
+        self.rect = pygame.Rect(rect)
+        self.text = text
+        self.limit = limit
+        self.label = label
+        self.focused = False
+
+    def handle_event(self, event: Any) -> bool:
+        et = event.type
+        if et == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.focused = self.rect.collidepoint(event.pos)
+            return self.focused
+        if not self.focused:
+            return False
+        if et == pygame.TEXTINPUT:
+            self.text = (self.text + event.text)[: self.limit]
+            return True
+        if et == pygame.KEYDOWN:
+            if event.key == pygame.K_BACKSPACE:
+                self.text = self.text[:-1]
+                return True
+            if event.key in (pygame.K_ESCAPE, pygame.K_TAB, pygame.K_RETURN, pygame.K_KP_ENTER):
+                return False
+            return True   # letters arrive as TEXTINPUT; keep app keys (M: sound) from firing while typing
+        return False
+
+    def draw(self, surface: pygame.Surface, app: Any) -> None:
+        th = app.theme
+        if self.label:
+            img = app.font(15, True).render(self.label, True, th.text_dim)
+            surface.blit(img, (self.rect.x, self.rect.y - 24))
+        pygame.draw.rect(surface, mix(th.bg, th.panel, 0.6), self.rect, border_radius=8)
+        pygame.draw.rect(surface, th.highlight if self.focused else th.panel_edge, self.rect,
+                         2 if self.focused else 1, border_radius=8)
+        img = app.font(20).render(self.text, True, th.text)
+        surface.blit(img, img.get_rect(midleft=(self.rect.x + 12, self.rect.centery)))
+        if self.focused and int(app.time * 2) % 2 == 0:
+            x = self.rect.x + 14 + img.get_width()
+            pygame.draw.line(surface, th.text, (x, self.rect.y + 10), (x, self.rect.bottom - 10), 2)
+
+
+class _Dialog(Scene):
+    """Shared frame: a title, fields, buttons, an error line; Tab moves between fields, Enter submits."""
+
+    heading = ""
+
+    def __init__(self, app: Any):
+        super().__init__(app)
+        self.fields: list[TextField] = []
+        self.error: str | None = None
+        self.b_cancel = Button((420, 690, 200, 50), "Cancel", self.cancel, font_size=18)
+
+    def cancel(self) -> None:
+        self.app.pop()
+
+    def submit(self) -> None:
+        raise NotImplementedError
+
+    def buttons(self) -> list[Button]:
+        return [self.b_cancel]
+
+    def handle_event(self, event: Any) -> bool:
+        for f in self.fields:
+            if f.handle_event(event):
+                return True
+        for b in self.buttons():
+            if b.handle_event(event):
+                return True
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.submit()
+                return True
+            if event.key == pygame.K_TAB and self.fields:
+                i = next((k for k, f in enumerate(self.fields) if f.focused), -1)
+                for f in self.fields:
+                    f.focused = False
+                self.fields[(i + 1) % len(self.fields)].focused = True
+                return True
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        th = self.app.theme
+        surface.fill(th.bg)
+        img = self.app.font(36, True).render(self.heading, True, th.text)
+        surface.blit(img, img.get_rect(midtop=(640, 40)))
+        for f in self.fields:
+            f.draw(surface, self.app)
+        for b in self.buttons():
+            b.draw(surface, self.app)
+        if self.error:
+            img = self.app.font(17, True).render(self.error, True, th.bad)
+            surface.blit(img, img.get_rect(midbottom=(640, 676)))
+
+
+def _default_name(app: Any, fallback: str) -> str:
+    return str(app.settings.get("lan_name") or fallback)[:32]
+
+
+class HostSetupScene(_Dialog):
+    """Choose the seats and start hosting; the host's own player takes seat 1."""
+
+    heading = "Host a Gobble race"
+
+    def __init__(self, app: Any):
+        super().__init__(app)
+        self.kinds = ["you", "lan"]
+        self.f_name = TextField((240, 150, 320, 46), _default_name(app, "Host"), 32, "YOUR NAME")
+        self.f_bind = TextField((600, 150, 260, 46), "127.0.0.1", 64, "LISTEN ON (127.0.0.1 = this computer only)")
+        self.f_port = TextField((900, 150, 140, 46), str(DEFAULT_PORT), 5, "PORT")
+        self.fields = [self.f_name, self.f_bind, self.f_port]
+        self.b_less = Button((240, 236, 46, 40), "-", lambda: self.set_players(len(self.kinds) - 1), font_size=22)
+        self.b_more = Button((400, 236, 46, 40), "+", lambda: self.set_players(len(self.kinds) + 1), font_size=22)
+        self.b_start = Button((660, 690, 220, 50), "Start hosting", self.submit, style="primary", font_size=18)
+        self.seat_buttons: list[Button] = []
+        self._build()
+
+    def set_players(self, n: int) -> None:
+        n = max(2, min(6, n))
+        self.kinds = (self.kinds + ["lan"] * 6)[:n]
+        self._build()
+
+    def cycle(self, i: int) -> None:
+        k = self.kinds[i]
+        self.kinds[i] = KINDS[(KINDS.index(k) + 1) % len(KINDS)]
+        self._build()
+
+    def _build(self) -> None:
+        self.seat_buttons = []
+        for i in range(1, len(self.kinds)):
+            b = Button((460, 300 + 60 * (i - 1), 260, 46), KIND_LABEL[self.kinds[i]],
+                       lambda i=i: self.cycle(i), font_size=17)
+            self.seat_buttons.append(b)
+
+    def buttons(self) -> list[Button]:
+        return [self.b_less, self.b_more] + self.seat_buttons + [self.b_start, self.b_cancel]
+
+    def submit(self) -> None:
+        from games.gobble.view_lan import LanLobbyScene
+        from sim.net.client import Client
+        from sim.net.host import Host
+
+        name = self.f_name.text.strip()
+        if not name:
+            self.error = "Type your name"
+            return
+        port_text = self.f_port.text.strip() or "0"
+        if not port_text.isdigit() or int(port_text) > 65535:
+            self.error = "The port is a number from 0 to 65535"
+            return
+        bind = self.f_bind.text.strip() or "127.0.0.1"
+        bots = [k for k in self.kinds[1:] if k != "lan"]
+        try:
+            host = Host(players=len(self.kinds), bots=bots, bind=bind, port=int(port_text),
+                        log=lambda text: print(f"host: {text}", flush=True))
+            host.start()
+        except (OSError, ValueError, RuntimeError) as e:
+            self.error = f"Could not host: {e}".splitlines()[0]
+            return
+        connect_to = "127.0.0.1" if bind in ("0.0.0.0", "::", "") else bind
+        client = Client(connect_to, host.port, name)
+        try:
+            client.start(wait_welcome=False)
+        except Exception as e:  # noqa: BLE001
+            host.stop()
+            self.error = f"Could not join the new host: {e}"
+            return
+        self.app.replace(LanLobbyScene(self.app, client, host, f"{bind}:{host.port}"))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        th = self.app.theme
+        f = self.app.font
+        surface.blit(f(15, True).render("SEATS", True, th.text_dim), (240, 214))
+        img = f(26, True).render(str(len(self.kinds)), True, th.text)
+        surface.blit(img, img.get_rect(center=(343, 256)))
+        for i, kind in enumerate(self.kinds):
+            y = 300 + 60 * (i - 1) if i else None
+            if i == 0:
+                continue
+            surface.blit(f(20, True).render(f"P{i + 1}", True, th.accent), (400, y + 10))
+        note = ("P1 is you. Click a seat to switch it between a LAN player and a bot. "
+                "The race starts when every LAN seat is taken.")
+        img = f(15).render(note, True, th.text_dim)
+        surface.blit(img, img.get_rect(midtop=(640, 640)))
+
+
+class JoinScene(_Dialog):
+    """Type the host's address and a name, then Join."""
+
+    heading = "Join a Gobble race"
+
+    def __init__(self, app: Any, address: str | None = None):
+        super().__init__(app)
+        self.f_addr = TextField((340, 200, 600, 50), address or f"127.0.0.1:{DEFAULT_PORT}", 80,
+                                "HOST ADDRESS (HOST:PORT, as the host's lobby shows it)")
+        self.f_name = TextField((340, 310, 600, 50), _default_name(app, "Player"), 32, "YOUR NAME")
+        self.fields = [self.f_addr, self.f_name]
+        self.f_addr.focused = True
+        self.b_join = Button((660, 690, 220, 50), "Join", self.submit, style="primary", font_size=18)
+
+    def buttons(self) -> list[Button]:
+        return [self.b_join, self.b_cancel]
+
+    def submit(self) -> None:
+        from games.gobble.view_lan import LanLobbyScene
+        from sim.net.client import Client
+
+        addr = self.f_addr.text.strip()
+        host, _, port = addr.rpartition(":")
+        if not host or not port.isdigit() or int(port) > 65535:
+            self.error = "The address is HOST:PORT, e.g. 192.168.1.20:8765"
+            return
+        name = self.f_name.text.strip()
+        if not name:
+            self.error = "Type your name"
+            return
+        client = Client(host.strip("[]"), int(port), name)
+        try:
+            client.start(wait_welcome=False)
+        except Exception as e:  # noqa: BLE001
+            self.error = f"Could not join: {e}"
+            return
+        self.app.replace(LanLobbyScene(self.app, client, None, addr))
