@@ -5,7 +5,7 @@
 drag / rotate / snap, panels, gift chooser) drawn from the client's latest per-seat view instead of a
 local match. A small proxy (:class:`LanMatch`) turns each ``state`` message (``RaceRules.observe`` of
 this seat: the board, every seat's pile count, face-up stack and gifts owed, and only this seat's
-revealed tile(s)) into the attributes the race screen reads. Drops, discards and gifts are sent as
+revealed tile(s)) into the attributes the race screen reads. H shows a hint, Enter plays it. Drops, discards and gifts are sent as
 intents (``Client.send_intent``); the host's answer comes back later, a rejection is shown with its
 reason. Every frame only drains ``Client.inbox`` (``get_nowait``): nothing waits on the network. A host
 that quits (a ``closing`` message, or the connection lost) ends the race with a clear message.
@@ -120,12 +120,13 @@ class LanMatch:
         self._time = 0.0
         self._time_at = time.monotonic()
         self.state: LanState | None = None
+        self.frozen = False    # the host is gone: the clock stops
         if client.latest is not None:
             self.apply(client.latest)
 
     @property
     def time(self) -> float:
-        if self.is_over():
+        if self.is_over() or self.frozen:
             return self._time
         return self._time + (time.monotonic() - self._time_at)
 
@@ -178,10 +179,13 @@ class LanRaceScene(RaceScene):
         self.lan_host = host
         self.ended_reason: str | None = None
         self.pending: dict[int, dict] = {}
+        self._owed_since: float | None = None
         match = LanMatch(client, label or client.url.replace("ws://", ""))
         super().__init__(app, match, bots=[])
         self.timers = _NoTimers()
-        self.b_new.label = "Leave"
+        self.end_buttons = [self.b_launch, self.b_view]   # no "New race": the host starts races
+        self.b_launch.rect.x = BOARD.centerx - 170
+        self.b_view.rect.x = BOARD.centerx + 10
 
     # ------------------------------------------------------------------ lifecycle
     def on_exit(self) -> None:
@@ -213,12 +217,24 @@ class LanRaceScene(RaceScene):
                 if self.match.state is not None:
                     self.match.state.deadlock = bool(msg.get("outcome", {}).get("deadlock"))
             elif t == "closing":
-                self.ended_reason = f"The host ended the game: {msg.get('reason') or 'the host quit'}."
+                if self.match.is_over():   # the result stays on screen; just say the table is closed
+                    self._note("The host has closed the table", self.theme.text_dim)
+                else:
+                    self.ended_reason = f"The host ended the game: {msg.get('reason') or 'the host quit'}."
         if self.ended_reason is None and self.client.closed.is_set() and not self.match.is_over():
             self.ended_reason = "The connection to the host was lost: the race is over for this window."
 
     def update(self, dt: float) -> None:
         self.pump()
+        owes = self.owed() > 0
+        if owes and self._owed_since is None:
+            self._owed_since = self.match.time
+        elif not owes:
+            self._owed_since = None
+        if self.ended_reason is not None and not self.match.frozen:
+            self.match._time = self.match.time
+            self.match.frozen = True
+            self.hold = None
         super().update(dt)
 
     def playing(self) -> bool:
@@ -238,7 +254,11 @@ class LanRaceScene(RaceScene):
         return True
 
     def gift_left(self) -> float | None:
-        return None
+        """Seconds until the host makes the owed gift itself, estimated from when this client first saw
+        the debt (the deadline itself is not sent)."""
+        if self._owed_since is None:
+            return None
+        return max(0.0, self._owed_since + self.state.gift_timeout - self.match.time)
 
     def finish_times(self) -> dict[int, float]:
         return dict(self.match.out_times)
@@ -262,6 +282,22 @@ class LanRaceScene(RaceScene):
 
     def do_new_race(self) -> None:
         self.do_launcher()
+
+    def _draw_result(self, surface) -> None:
+        super()._draw_result(surface)
+        if self.ended_reason is None and self.client.closed.is_set():
+            self._blit_text(surface, "The host has closed the table", 14, self.theme.text_dim,
+                            midbottom=(BOARD.centerx, self._result_box().bottom + 26))
+
+    def key(self, event) -> bool:
+        """As in the local race, plus Enter: play the hinted move (H shows it)."""
+        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.playing() and self.hint is not None:
+            board, act = self.hint
+            self.hint = None
+            if board is self.state.board:
+                self.submit(act)
+            return True
+        return super().key(event)
 
     def _draw_gifts(self, surface, sym, me) -> None:
         # the pile top of this seat is its first revealed tile; otherwise unknown (not drawn)

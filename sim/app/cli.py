@@ -128,6 +128,17 @@ def cmd_host(args: argparse.Namespace) -> int:
         host.start()
     except (ValueError, OSError) as e:
         raise UsageError(str(e)) from None
+    import signal
+
+    def _term(signum, frame):  # a TERM (or an INT where the shell ignores it) ends the game politely
+        raise KeyboardInterrupt
+
+    old = {}
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            old[sig] = signal.signal(sig, _term)
+        except (ValueError, OSError):  # not the main thread
+            pass
     try:
         while not host.finished.wait(0.5):
             pass
@@ -136,6 +147,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         pass
     finally:
         host.stop()
+        for sig, h in old.items():
+            signal.signal(sig, h)
     if host.record_saved:
         print(f"record saved: {host.record_saved}", flush=True)
     return 0

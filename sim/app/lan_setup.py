@@ -133,7 +133,7 @@ class HostSetupScene(_Dialog):
         super().__init__(app)
         self.kinds = ["you", "lan"]
         self.f_name = TextField((240, 150, 320, 46), _default_name(app, "Host"), 32, "YOUR NAME")
-        self.f_bind = TextField((600, 150, 260, 46), "127.0.0.1", 64, "LISTEN ON (127.0.0.1 = this computer only)")
+        self.f_bind = TextField((600, 150, 260, 46), "127.0.0.1", 64, "LISTEN ON")
         self.f_port = TextField((900, 150, 140, 46), str(DEFAULT_PORT), 5, "PORT")
         self.fields = [self.f_name, self.f_bind, self.f_port]
         self.b_less = Button((240, 236, 46, 40), "-", lambda: self.set_players(len(self.kinds) - 1), font_size=22)
@@ -155,7 +155,7 @@ class HostSetupScene(_Dialog):
     def _build(self) -> None:
         self.seat_buttons = []
         for i in range(1, len(self.kinds)):
-            b = Button((460, 300 + 60 * (i - 1), 260, 46), KIND_LABEL[self.kinds[i]],
+            b = Button((460, 300 + 60 * i, 260, 46), KIND_LABEL[self.kinds[i]],
                        lambda i=i: self.cycle(i), font_size=17)
             self.seat_buttons.append(b)
 
@@ -201,12 +201,14 @@ class HostSetupScene(_Dialog):
         surface.blit(f(15, True).render("SEATS", True, th.text_dim), (240, 214))
         img = f(26, True).render(str(len(self.kinds)), True, th.text)
         surface.blit(img, img.get_rect(center=(343, 256)))
-        for i, kind in enumerate(self.kinds):
-            y = 300 + 60 * (i - 1) if i else None
-            if i == 0:
-                continue
+        surface.blit(f(14).render("127.0.0.1: this computer only; 0.0.0.0: the LAN", True, th.text_dim),
+                     (600, 202))
+        for i in range(len(self.kinds)):
+            y = 300 + 60 * i
             surface.blit(f(20, True).render(f"P{i + 1}", True, th.accent), (400, y + 10))
-        note = ("P1 is you. Click a seat to switch it between a LAN player and a bot. "
+        you = f(18, True).render(f"{self.f_name.text.strip() or 'You'} (you, the host)", True, th.text)
+        surface.blit(you, you.get_rect(midleft=(470, 323)))
+        note = ("Click a seat to switch it between a LAN player and a bot. "
                 "The race starts when every LAN seat is taken.")
         img = f(15).render(note, True, th.text_dim)
         surface.blit(img, img.get_rect(midtop=(640, 640)))
