@@ -280,6 +280,8 @@ class LanRaceScene(RaceScene):
         self._sound("hint")
         self._say("Hint: your tile in the glowing space", self.theme.accent, 4.0)
 
+    end_keys_hint = "N: back to the launcher  ·  V: view the board  ·  Esc: menu"
+
     def do_new_race(self) -> None:
         self.do_launcher()
 

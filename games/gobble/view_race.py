@@ -487,6 +487,9 @@ class RaceScene(BoardScene):
         if go is not None:
             go()
 
+    #: the keys line under the final ranking
+    end_keys_hint = "N: new race  ·  V: view the board  ·  Esc: menu"
+
     def do_new_race(self) -> None:
         """A new race with the same seats (and handicap), on a new seed."""
         from . import RACE
@@ -1080,5 +1083,5 @@ class RaceScene(BoardScene):
             y += 40
         for b in self.end_buttons:
             b.draw(surface, self.app)
-        self._blit_text(surface, "N: new race  ·  V: view the board  ·  Esc: menu", 13, th.text_dim,
+        self._blit_text(surface, self.end_keys_hint, 13, th.text_dim,
                         midbottom=(box.centerx, box.bottom - 10))

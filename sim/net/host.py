@@ -481,9 +481,11 @@ class Host:
             return
         info.conn = None
         info.dropped_at = time.monotonic()
-        self.log(f"seat {seat} ({info.name}) dropped; a bot plays it until a rejoin")
         if self.match is not None and not self.match.is_over():
+            self.log(f"seat {seat} ({info.name}) dropped; a bot plays it until a rejoin")
             self._add_standin(seat)
+        else:
+            self.log(f"seat {seat} ({info.name}) left")
 
     def _intent(self, conn: _Conn, msg: dict, t_recv: float) -> None:
         seq = msg["seq"]
