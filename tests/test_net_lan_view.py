@@ -112,3 +112,39 @@ def test_launcher_host_and_join_dialogs(app):
     join.submit()
     assert join.error and "HOST:PORT" in join.error
     app.draw()
+
+
+def test_a_view_already_taken_is_not_counted_twice():
+    """The race screen takes the client's latest view at once, then drains the inbox, which still
+    holds that view (and older ones): they must not be applied again."""
+    import queue
+    import threading
+
+    from games.gobble.view_lan import LanMatch
+
+    class FakeClient:
+        def __init__(self, msgs):
+            self.seat, self.over, self.url = 0, None, "ws://127.0.0.1:1"
+            self.config = {"seats": ["lan:a", "lan:b"], "players": 2}
+            self.inbox = queue.Queue()
+            for m in msgs:
+                self.inbox.put(m)
+            self.latest = msgs[-1]
+            self.closed = threading.Event()
+
+    def state(n, tiles, events):
+        view = {"board": tiles, "seats": [{"pile": 5, "stack": [], "owed": 0, "out": None, "gobbles": 0,
+                                           "doubles": 0}] * 2,
+                "revealed": [3], "clock": float(n), "phase": "play", "order": []}
+        return {"type": "state", "seat": 0, "time": float(n), "view": view, "events": events, "recv_n": n}
+
+    place = {"e": "place", "seat": 1, "src": "pile", "tile": 9, "rot": 0, "q": 1, "r": 0}
+    first = state(1, [[0, 0, 1, 0]], [])
+    second = state(2, [[0, 0, 1, 0], [1, 0, 9, 0]], [place])
+    c = FakeClient([first, second])
+    m = LanMatch(c, "x")
+    assert m.placed == [0, 1]
+    while not c.inbox.empty():
+        m.apply(c.inbox.get_nowait())
+    assert m.placed == [0, 1]
+    assert len(m.state.board.tiles) == 2  # and the older view did not take the screen back in time

@@ -121,6 +121,7 @@ class LanMatch:
         self._time_at = time.monotonic()
         self.state: LanState | None = None
         self.frozen = False    # the host is gone: the clock stops
+        self._last_n = 0       # arrival number of the last view taken (Client adds "recv_n")
         if client.latest is not None:
             self.apply(client.latest)
 
@@ -140,7 +141,13 @@ class LanMatch:
         return []
 
     def apply(self, msg: dict) -> list:
-        """Take a ``state`` message; returns its events (for the screen's listener)."""
+        """Take a ``state`` message; returns its events (for the screen's listener). A view older than
+        (or the same as) one already taken is skipped, so nothing is counted twice."""
+        n = msg.get("recv_n")
+        if n is not None:
+            if n <= self._last_n:
+                return []
+            self._last_n = n
         view = msg["view"]
         key = tuple(tuple(t) for t in view["board"])
         if key != self._board_key:

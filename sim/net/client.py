@@ -31,6 +31,7 @@ class Client:
         self.config: dict | None = None
         self.welcome: dict | None = None
         self.latest: dict | None = None
+        self._received = 0
         self.over: dict | None = None
         self.closing: str | None = None
         self.errors: list[dict] = []
@@ -161,6 +162,8 @@ class Client:
                 if msg.get("config"):
                     self.config = msg["config"]
             elif t == "state":
+                self._received += 1
+                msg["recv_n"] = self._received  # local arrival order, for consumers that skip old views
                 self.latest = msg
             elif t in ("accepted", "rejected"):
                 self.results[msg["seq"]] = msg

@@ -397,6 +397,13 @@ class Host:
         if not conn.limiter.allow(now):
             self.stats.rejected += 1
             self.stats.rate_limited += 1
+            # an intent still gets its answer, so the client knows that seq was not applied
+            try:
+                msg = P.parse_client(raw)
+            except P.ProtocolError:
+                msg = None
+            if msg is not None and msg["type"] == "intent" and conn.seat is not None:
+                self._send(conn, {"type": "rejected", "seq": msg["seq"], "reason": "rate limited: slow down"})
             if now - conn.last_limit_error >= 1.0:
                 conn.last_limit_error = now
                 self._error(conn, "rate_limited", f"too many messages: at most {self.rate:g} per second")
