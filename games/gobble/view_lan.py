@@ -172,7 +172,7 @@ class LanMatch:
 class _NoTimers:
     bots: list = []
 
-    def run_due(self) -> list:
+    def run_due(self, limit: int | None = None) -> list:
         return []
 
 

@@ -7,8 +7,8 @@ last tile of every player tagged with its seat); on the right the player's side:
 revealed tile(s), the counts, the face-up penalty stack, the gift chooser and the buttons.
 
 The race has no turns. ``update(dt)`` moves the match clock on (``Match.advance``: automatic gifts
-fall due there) and lets every bot whose timer is due act (``BotTimers.run_due``); nothing waits for a
-bot, and the board under a dragged tile is re-rendered as the bots place. Every action's events come
+fall due there) and lets bots whose timer is due act (``BotTimers.run_due``, at most ``BOTS_PER_FRAME``
+a frame); nothing waits for a bot, and the board under a dragged tile is re-rendered as the bots place. Every action's events come
 back through ``match.listeners`` (banners, sounds, notices).
 
 Controls: drag the revealed tile or the top of the penalty stack onto the board (click it, then click a
@@ -74,6 +74,9 @@ def seat_name(kind: str) -> str:
         return kind[4:]
     return kind
 
+
+#: bot decisions per frame at most (each takes a few ms; a bot due meanwhile acts one frame later)
+BOTS_PER_FRAME = 2
 
 class RaceScene(BoardScene):
     """The race on ``match`` (a RaceRules match, in any phase). The mouse plays the first "human" seat
@@ -617,7 +620,7 @@ class RaceScene(BoardScene):
         m = self.match
         if not m.is_over() and m.cursor == len(m.log):
             m.advance(dt)
-            self.timers.run_due()
+            self.timers.run_due(limit=BOTS_PER_FRAME)
         self._tick_feedback(dt)
         for n in self.notices:
             n[2] += dt

@@ -38,16 +38,20 @@ class BotTimers:
         live = [b.next_time for b in self.bots if b.seat in self.match.active_players()]
         return min(live) if live else None
 
-    def run_due(self) -> list:
-        """Let every bot whose time has come act once; returns the events of accepted actions."""
+    def run_due(self, limit: int | None = None) -> list:
+        """Let every bot whose time has come act once (at most ``limit`` of them per call: the app
+        loop passes a small number so a frame never holds more than a few decisions of a few ms
+        each; the others act on the next frame). Returns the events of accepted actions."""
         m = self.match
         events: list = []
+        acted = 0
         for bot in sorted(self.bots, key=lambda b: (b.next_time, b.seat)):
-            if m.is_over():
+            if m.is_over() or (limit is not None and acted >= limit):
                 break
             if bot.next_time > m.time + _EPS or bot.seat not in m.active_players():
                 continue
             action, delay = bot.act(m.rules, m.state)
+            acted += 1
             bot.next_time = quantize(m.time + max(0.05, delay))
             if action is not None:
                 try:
