@@ -9,7 +9,7 @@ import pygame
 import pytest
 
 import games.gobble
-from sim.app.app import App, load_settings
+from sim.app.app import App, load_settings, settings_path
 from sim.app.fuzz import fuzz_scene
 from sim.app.launcher import LauncherScene
 from sim.app.rules_view import RulesScene, parse_markdown
@@ -18,7 +18,7 @@ from sim.app.settings_view import SettingsScene
 from sim.app.widgets import wrap_text
 from sim.core import record, registry
 from sim.core.match import Match
-from sim.core.storage import autosave_path, data_dir
+from sim.core.storage import autosave_path, data_dir, write_json_atomic
 
 STEP = App.STEP
 
@@ -447,7 +447,8 @@ def test_settings_persist(app):
     click(app, toggles["sound"].rect.center)
     assert app.theme.symbols is True  # forced on by the setting
     stored = json.loads((data_dir() / "settings.json").read_text())
-    assert stored == {"palette": "classic", "sound": False, "fullscreen": False, "symbols": True}
+    assert stored == {"palette": "classic", "sound": False, "fullscreen": False, "symbols": True,
+                      "lan_name": ""}
     app.step([key(pygame.K_ESCAPE)], STEP)
     assert app.top is launcher
     # a new app reads them back
@@ -562,3 +563,12 @@ def test_fuzz_real_gobble_scene_keeps_invariants_and_autosave():
         assert a.stack[:1] == [launcher] and scene in a.stack
     finally:
         a.close()
+
+
+def test_lan_name_setting_is_kept_and_checked(app):
+    app.set_setting("lan_name", "Ann")
+    assert load_settings()["lan_name"] == "Ann"
+    write_json_atomic(settings_path(), {"lan_name": 7})
+    assert load_settings()["lan_name"] == ""
+    write_json_atomic(settings_path(), {"lan_name": "x" * 200})
+    assert load_settings()["lan_name"] == ""

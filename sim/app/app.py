@@ -43,6 +43,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "sound": True,
     "fullscreen": False,
     "symbols": False,
+    "lan_name": "",  # the name last used to host or join a LAN race
 }
 
 _DEFAULT_SHOT = object()  # F12: save to the default screenshot folder
@@ -65,7 +66,10 @@ def load_settings() -> dict[str, Any]:
             if isinstance(default, bool):
                 if isinstance(val, bool):
                     out[key] = val
-            elif isinstance(val, str) and val in _theme.PALETTES:
+            elif key == "palette":
+                if isinstance(val, str) and val in _theme.PALETTES:
+                    out[key] = val
+            elif isinstance(val, str) and len(val) <= 32:
                 out[key] = val
     return out
 

@@ -171,6 +171,8 @@ class HostSetupScene(_Dialog):
         if not name:
             self.error = "Type your name"
             return
+        if name != self.app.settings.get("lan_name"):
+            self.app.set_setting("lan_name", name)  # offered again next time
         port_text = self.f_port.text.strip() or "0"
         if not port_text.isdigit() or int(port_text) > 65535:
             self.error = "The port is a number from 0 to 65535"
@@ -244,6 +246,8 @@ class JoinScene(_Dialog):
         if not name:
             self.error = "Type your name"
             return
+        if name != self.app.settings.get("lan_name"):
+            self.app.set_setting("lan_name", name)  # offered again next time
         client = Client(host.strip("[]"), int(port), name)
         try:
             client.start(wait_welcome=False)
