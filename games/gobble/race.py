@@ -36,9 +36,9 @@ from typing import Any
 from sim.core.hexgrid import Hex
 from sim.core.rules import CHANCE, CLOCK, Action, Event, GameInfo, IllegalAction
 
-from .board import Board, gift_count, pattern_fit
+from .board import Board, gift_count
 from .data import TILE_NUMBERS
-from .rules import START_CELLS
+from .rules import START_CELLS, start_outcomes
 
 RACE_INFO = GameInfo(name="gobble", title="Tantrix Gobble", min_players=2, max_players=6,
                      realtime=True, rules_version=1)
@@ -220,13 +220,7 @@ class RaceRules:
             p = 1.0 / len(s.bag)
             return [({"t": "deal", "tile": n}, p) for n in s.bag]
         if s.phase == "start":
-            if not s.board.tiles:
-                p = 1.0 / (len(s.bag) * 6)
-                return [({"t": "start", "tile": n, "rot": k}, p) for n in s.bag for k in range(6)]
-            fits = pattern_fit(s.board.pattern(START_CELLS[1]))[1]
-            options = [(n, fits[n]) for n in s.bag if n in fits]
-            pn = 1.0 / len(options)
-            return [({"t": "start", "tile": n, "rot": k}, pn / len(rots)) for n, rots in options for k in rots]
+            return start_outcomes(s.board, s.bag)
         return []
 
     # -------------------------------------------------------------- legality

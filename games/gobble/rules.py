@@ -36,6 +36,19 @@ START_CELLS: tuple[Hex, Hex] = ((0, 0), (1, 0))
 PLAYER = 0
 
 
+def start_outcomes(board: Board, bag: tuple[int, ...]) -> list[tuple[Action, float]]:
+    """Chance's outcomes for the two start tiles (shared by Solitaire and the race): the first, any
+    tile of ``bag`` in any rotation on ``START_CELLS[0]``; the second, any tile that can match it, each
+    equally likely, in one of its matching rotations on ``START_CELLS[1]``."""
+    if not board.tiles:
+        p = 1.0 / (len(bag) * 6)
+        return [({"t": "start", "tile": n, "rot": k}, p) for n in bag for k in range(6)]
+    fits = pattern_fit(board.pattern(START_CELLS[1]))[1]
+    options = [(n, fits[n]) for n in bag if n in fits]
+    pn = 1.0 / len(options)
+    return [({"t": "start", "tile": n, "rot": k}, pn / len(rots)) for n, rots in options for k in rots]
+
+
 @dataclass(frozen=True)
 class SolitaireState:
     """One position of Gobble Solitaire.
@@ -101,20 +114,8 @@ class SolitaireRules:
             p = 1.0 / len(s.bag)
             return [({"t": "draw", "tile": n}, p) for n in s.bag]
         if s.phase == "start":
-            if not s.board.tiles:
-                p = 1.0 / (len(s.bag) * 6)
-                return [({"t": "start", "tile": n, "rot": k}, p) for n in s.bag for k in range(6)]
-            cell = START_CELLS[1]
-            options = [(n, self._start_rots(s.board, n, cell)) for n in s.bag]
-            options = [(n, rots) for n, rots in options if rots]
-            pn = 1.0 / len(options)
-            return [({"t": "start", "tile": n, "rot": k}, pn / len(rots)) for n, rots in options for k in rots]
+            return start_outcomes(s.board, s.bag)
         return []
-
-    @staticmethod
-    def _start_rots(board: Board, n: int, cell: Hex) -> tuple[int, ...]:
-        """Rotations in which tile ``n`` matches the first start tile from ``cell``."""
-        return pattern_fit(board.pattern(cell))[1].get(n, ())
 
     # -------------------------------------------------------------- legality
     def legal_actions(self, s: SolitaireState, player: int) -> list[Action]:
