@@ -19,6 +19,7 @@ from sim.app.widgets import wrap_text
 from sim.core import record, registry
 from sim.core.match import Match
 from sim.core.storage import autosave_path, data_dir, write_json_atomic
+from events import click, down, key, motion, up, wheel
 
 STEP = App.STEP
 
@@ -75,29 +76,10 @@ class FakeGameScene(Recorder):
         self.opts = opts
 
 
-def down(pos, button=1):
-    return pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button, touch=False)
 
 
-def up(pos, button=1):
-    return pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button, touch=False)
 
 
-def motion(pos, rel=(0, 0), buttons=(0, 0, 0)):
-    return pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=rel, buttons=buttons, touch=False)
-
-
-def key(k, mod=0):
-    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
-
-
-def wheel(y):
-    return pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=int(y), precise_x=0.0, precise_y=float(y),
-                              flipped=False, touch=False, which=0)
-
-
-def click(app, pos):
-    app.step([motion(pos), down(pos), up(pos)], STEP)
 
 
 @pytest.fixture

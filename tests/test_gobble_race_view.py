@@ -21,29 +21,15 @@ from sim.app.launcher import LauncherScene
 from sim.app.setup_view import SeatSetupScene
 from sim.core.match import Match
 from sim.core.rules import CLOCK
+from events import click, down, key, motion, up
 
 STEP = 1 / 60
 E = pygame.event.Event
 
 
-def motion(pos):
-    return E(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
 
 
-def down(pos, button=1):
-    return E(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)
 
-
-def up(pos, button=1):
-    return E(pygame.MOUSEBUTTONUP, pos=pos, button=button)
-
-
-def key(k, mod=0):
-    return E(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
-
-
-def click(app, pos):
-    app.step([motion(pos), down(pos), up(pos)], STEP)
 
 
 def race(seats, seed):

@@ -16,30 +16,15 @@ from games.gobble.rules import SolitaireRules
 from games.gobble.view import BOARD, HAND_C, PEN_C, SolitaireScene, sample_match
 from sim.core.match import Match
 from sim.core.storage import data_dir
+from events import down, key, motion, up, wheel
 
 STEP = 1 / 60
 E = pygame.event.Event
 
 
-def motion(pos):
-    return E(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
 
 
-def down(pos, button=1):
-    return E(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)
 
-
-def up(pos, button=1):
-    return E(pygame.MOUSEBUTTONUP, pos=pos, button=button)
-
-
-def wheel(y, precise=None):
-    return E(pygame.MOUSEWHEEL, x=0, y=int(y), precise_x=0.0,
-             precise_y=float(y if precise is None else precise), flipped=False)
-
-
-def key(k, mod=0):
-    return E(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
 
 
 def fresh_place_match(start_seed=1):

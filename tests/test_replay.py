@@ -8,10 +8,8 @@ from sim.app.app import App
 from sim.app.launcher import LauncherScene
 from sim.app.replay import ReplayScene
 from sim.app.cli import play_bot_game
+from events import key
 
-
-def key(k):
-    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0)
 
 
 def test_replay_steps_by_decisions_and_esc_returns_to_launcher():
