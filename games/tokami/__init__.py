@@ -1,0 +1,1 @@
+"""Tokami: sticks piled on an X-shaped frame (specs/tokami.md)."""
