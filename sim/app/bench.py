@@ -171,15 +171,27 @@ def bench_race_selfplay(out, races: int = 100) -> None:
     out(f"gobble race selfplay: {races / dt:.1f} races/s (4 bots: hard, medium, easy, medium; {races} races)")
 
 
-def run_bench() -> int:
-    """Print every figure; returns 0."""
+def run_bench(game: str | None = None) -> int:
+    """Print every figure (only game ``game``'s when given); returns 0.
+
+    Gobble's figures live here; every other game contributes through its ``GameSpec.bench`` hook.
+    Raises ``UnknownGame`` for an unknown ``game``."""
+    from sim.core.registry import game_names, get_spec
+
     def out(line: str) -> None:
         print(line, flush=True)
 
+    if game is not None:
+        get_spec(game)  # unknown names fail before anything runs
     out(f"playtable bench (Python {sys.version.split()[0]})")
-    bench_placement_search(out)
-    bench_solitaire_games(out)
-    bench_scene_frames(out)
-    bench_race_frames(out)
-    bench_race_selfplay(out)
+    if game in (None, "gobble", "gobble-solitaire"):
+        bench_placement_search(out)
+        bench_solitaire_games(out)
+        bench_scene_frames(out)
+        bench_race_frames(out)
+        bench_race_selfplay(out)
+    for name in game_names():
+        spec = get_spec(name)
+        if spec.bench is not None and game in (None, name):
+            spec.bench(out)
     return 0

@@ -8,7 +8,9 @@
     playtable play gobble --players human,bot:hard,bot:medium [--handicap 3,0,0] [--seed S]
     playtable selfplay gobble --players bot:hard,bot:easy --games N --seed S [--json]
     playtable replay FILE [--headless]                                  replay a saved record
-    playtable bench                                                     print speed figures
+    playtable play GAME --players human,bot:medium [GAME FLAGS]         turn-based games with seats
+    playtable selfplay GAME --players bot:hard,bot:easy --games N --seed S [--json] [GAME FLAGS]
+    playtable bench [GAME]                                              print speed figures
     playtable host gobble [--bind ADDR] [--port P] [--players N] [--bots bot:hard,...]   LAN host
     playtable join HOST:PORT --name N [--token T] [--auto]              join a LAN race (prints state)
 
@@ -71,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="start a game", description="Start a new game in the window.")
     play.add_argument("game", help=f"one of: {names}")
     play.add_argument("--seed", type=_int, help="seed of the game's random draws (default: random)")
-    play.add_argument("--players", help="real-time games: seats, e.g. human,bot:hard,bot:medium")
+    play.add_argument("--players", help="seats, e.g. human,bot:hard,bot:medium (games with seats)")
     play.add_argument("--handicap", help="real-time games: extra tiles per seat, e.g. 3,0,0")
 
     sp = sub.add_parser("selfplay", help="bots play whole games headless",
@@ -80,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--games", type=_positive, default=10, help="number of games (default 10)")
     sp.add_argument("--seed", type=_int, default=0, help="seed of the first game; game i uses seed+i")
     sp.add_argument("--bot", default=None, help="gobble-solitaire: greedy (default) or random")
-    sp.add_argument("--players", help="real-time games: seats, e.g. bot:hard,bot:easy")
+    sp.add_argument("--players", help="seats, e.g. bot:hard,bot:easy (games with seats)")
     sp.add_argument("--handicap", help="real-time games: extra tiles per seat, e.g. 3,0")
     sp.add_argument("--baseline", default="random",
                     help="bot to compare with over the same seeds ('none' to skip)")
@@ -93,7 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("file", help="a match record (JSON)")
     rp.add_argument("--headless", action="store_true", dest="replay_headless")
 
-    sub.add_parser("bench", help="print speed figures")
+    bp = sub.add_parser("bench", help="print speed figures", description="Print speed figures of every game, "
+                        "or of one game.")
+    bp.add_argument("game", nargs="?", help=f"only this game: {names}")
 
     hp = sub.add_parser("host", help="host a LAN race", description="Host a Gobble race for players on "
                         "other machines (sim/net/PROTOCOL.md). Binds to 127.0.0.1 unless --bind is given.")
@@ -218,13 +222,45 @@ def play_bot_game(spec: Any, bot_name: str, seed: int):
     return match
 
 
-def seats_config(spec: Any, players: str | None, handicap: str | None, bots_only: bool = False) -> dict | None:
-    """The match config for ``--players`` / ``--handicap`` (None when neither is given).
+def parse_seats(spec: Any, players: str | None, bots_only: bool = False) -> list[str]:
+    """The seats of a turn-based game with seats from ``--players`` (default: ``spec.default_players``).
+
+    Raises UsageError for an unknown seat kind, or a human seat when ``bots_only``."""
+    seats = [x.strip() for x in players.split(",")] if players else list(spec.default_players)
+    kinds = ["human"] + [f"bot:{lvl}" for lvl in spec.levels]
+    for x in seats:
+        if x not in kinds:
+            raise UsageError(f"unknown player {x!r} for {spec.name} (use {', '.join(kinds)})")
+        if bots_only and x == "human":
+            raise UsageError("selfplay seats must all be bots")
+    return seats
+
+
+def game_config(spec: Any, options: argparse.Namespace, bots_only: bool = False) -> dict:
+    """The config of a turn-based game with seats from ``--players`` and the game's own flags, checked
+    by its rules. Raises UsageError with the rules' reason."""
+    seats = parse_seats(spec, getattr(options, "players", None), bots_only)
+    try:
+        cfg = spec.make_config(options, seats) if spec.make_config else {"players": len(seats), "seats": seats}
+        return spec.make_rules().validate_config(cfg)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def seats_config(spec: Any, players: str | None, handicap: str | None, bots_only: bool = False,
+                 options: argparse.Namespace | None = None) -> dict | None:
+    """The match config for ``--players`` / ``--handicap`` and the game's flags (None when the game
+    takes none of them and none is given).
 
     Raises UsageError for a game without seats, an unknown seat kind or a bad handicap list."""
     if not spec.realtime:
-        if players or handicap:
-            raise UsageError(f"{spec.name} takes no --players or --handicap")
+        if handicap:
+            raise UsageError(f"{spec.name} takes no --handicap")
+        if spec.levels:
+            opts = options if options is not None else argparse.Namespace(players=players)
+            return game_config(spec, opts, bots_only)
+        if players:
+            raise UsageError(f"{spec.name} takes no --players")
         return None
     seats = [x.strip() for x in players.split(",")] if players else list(spec.default_players)
     from games.gobble.race import valid_seat  # the only real-time game so far
@@ -313,6 +349,11 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     spec = get_spec(args.game)
     if spec.realtime:
         return cmd_selfplay_race(args, spec)
+    if spec.selfplay is not None:
+        if args.bot or args.handicap:
+            raise UsageError(f"{spec.name} takes --players, not --bot or --handicap")
+        game_config(spec, args, bots_only=True)  # bad seats or flags fail before any game is played
+        return spec.selfplay(args, parse_seats(spec, args.players, bots_only=True), sys.stdout)
     if args.players or args.handicap:
         raise UsageError(f"{spec.name} takes --bot, not --players or --handicap")
     bot = args.bot or spec.default_agent
@@ -405,13 +446,32 @@ def cmd_replay(args: argparse.Namespace, headless: bool) -> int:
 
 
 # -------------------------------------------------------------------- main
+def _game_flags(args: argparse.Namespace, extra: list[str]) -> None:
+    """Parse the game's own flags (``GameSpec.cli_options``) of ``play`` / ``selfplay`` from ``extra``
+    into ``args``. Raises UsageError for a flag that neither playtable nor the game knows."""
+    spec = None
+    if getattr(args, "command", None) in ("play", "selfplay"):
+        from sim.core.registry import get_spec
+        spec = get_spec(args.game)
+    if spec is None or spec.cli_options is None:
+        if extra:
+            raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
+        return
+    gp = _Parser(prog=f"playtable {args.command} {spec.name}", add_help=False)
+    spec.cli_options(gp)
+    opts = gp.parse_args(extra)
+    for k, v in vars(opts).items():
+        setattr(args, k, v)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     from sim.core.registry import UnknownGame
 
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = build_parser().parse_args(argv)
+        args, extra = build_parser().parse_known_args(argv)
+        _game_flags(args, extra)
         headless = bool(args.headless or getattr(args, "replay_headless", False))
         if args.command == "selfplay":
             return cmd_selfplay(args)
@@ -423,14 +483,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_join(args)
         if args.command == "bench":
             from sim.app.bench import run_bench
-            return run_bench()
+            return run_bench(args.game)
         game = None
         seed = None
         config = None
         if args.command == "play":
             from sim.core.registry import get_spec
             spec = get_spec(args.game)
-            config = seats_config(spec, args.players, args.handicap)
+            config = seats_config(spec, args.players, args.handicap, options=args)
             game, seed = args.game, args.seed
         if args.screenshot:
             shot = Path(args.screenshot)

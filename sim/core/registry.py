@@ -40,6 +40,24 @@ class GameSpec:
     default_players: tuple[str, ...] = ()
     #: ``make_setup(app, spec)`` -> a dialog Scene that starts the match (the launcher's Play opens it)
     make_setup: Callable[..., Any] | None = None
+    #: Turn-based games with seats (hot-seat humans and bots): the bot levels offered ("easy", ...).
+    #: ``make_bot(seat, level, seed)`` then returns an Agent for that seat.
+    levels: tuple[str, ...] = ()
+    #: ``cli_options(parser)`` adds the game's own flags to ``play`` and ``selfplay`` (e.g. ``--size``).
+    cli_options: Callable[[Any], None] | None = None
+    #: ``make_config(options, seats) -> config`` from those flags (``options``: argparse Namespace,
+    #: ``seats``: list of "human" / "bot:LEVEL"); raises ``ValueError`` with a reason.
+    make_config: Callable[[Any, list[str]], dict] | None = None
+    #: ``selfplay(options, seats, out) -> exit status``: the game's own ``playtable selfplay`` (options
+    #: carry ``games``, ``seed``, ``json`` and the game's flags; ``out`` has ``write``).
+    selfplay: Callable[[Any, list[str], Any], int] | None = None
+    #: ``bench(out)``: the game's ``playtable bench`` figures (``out(text)`` prints one line).
+    bench: Callable[[Callable[[str], None]], None] | None = None
+
+    @property
+    def seated(self) -> bool:
+        """Whether the game is played by seats given with ``--players`` (real-time or turn-based)."""
+        return self.realtime or bool(self.levels)
 
 
 #: name -> "module:attribute" of its GameSpec. Only playable games are listed.

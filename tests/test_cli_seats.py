@@ -1,0 +1,85 @@
+"""``playtable play/selfplay`` for turn-based games with seats and flags of their own (GameSpec hooks)."""
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from sim.app import cli
+from sim.core import registry
+from sim.core.registry import GameSpec
+
+
+class _Rules:
+    def validate_config(self, c):
+        if c.get("size") not in (6, 8):
+            raise ValueError("size must be 6 or 8")
+        return c
+
+
+def _options(p):
+    p.add_argument("--size", type=int, default=8)
+
+
+@pytest.fixture
+def fake_game(monkeypatch):
+    seen = []
+
+    def selfplay(opts, seats, out):
+        seen.append((seats, opts.size, opts.games, opts.seed, opts.json))
+        out.write("ok\n")
+        return 0
+
+    spec = GameSpec(name="fake", title="Fake", summary="", make_rules=_Rules, make_scene=None,
+                    rules_text=Path("."), levels=("easy", "hard"), default_players=("human", "bot:easy"),
+                    cli_options=_options,
+                    make_config=lambda o, s: {"players": len(s), "seats": s, "size": o.size},
+                    selfplay=selfplay, bench=lambda out: out("fake: 1 figure"))
+    mod = types.ModuleType("fake_game_mod")
+    mod.SPEC = spec
+    monkeypatch.setitem(sys.modules, "fake_game_mod", mod)
+    monkeypatch.setitem(registry.GAMES, "fake", "fake_game_mod:SPEC")
+    return seen
+
+
+def test_selfplay_passes_seats_and_game_flags(fake_game, capsys):
+    assert cli.main(["selfplay", "fake", "--players", "bot:easy,bot:hard", "--size", "6", "--games", "3",
+                     "--seed", "9", "--json"]) == 0
+    assert fake_game == [(["bot:easy", "bot:hard"], 6, 3, 9, True)]
+    assert capsys.readouterr().out == "ok\n"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["selfplay", "fake", "--players", "bot:easy,human"], "selfplay seats must all be bots"),
+    (["selfplay", "fake", "--players", "bot:easy,bot:medium"], "unknown player 'bot:medium'"),
+    (["selfplay", "fake", "--players", "bot:easy,bot:easy", "--size", "7"], "size must be 6 or 8"),
+    (["selfplay", "fake", "--sise", "7"], "unrecognized arguments: --sise 7"),
+    (["selfplay", "fake", "--bot", "greedy"], "takes --players"),
+    (["play", "gobble-solitaire", "--size", "7"], "unrecognized arguments: --size 7"),
+    (["play", "fake", "--size", "x"], "invalid int value"),
+    (["bench", "nope"], "unknown game 'nope'"),
+])
+def test_bad_flags_get_one_line_and_status_2(fake_game, capsys, argv, message):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert fake_game == []
+
+
+def test_config_of_a_seated_game():
+    spec = registry.GameSpec(name="f", title="F", summary="", make_rules=_Rules, make_scene=None,
+                             rules_text=Path("."), levels=("easy",), default_players=("human", "bot:easy"),
+                             make_config=lambda o, s: {"players": len(s), "seats": s, "size": 6})
+    assert spec.seated and not registry.get_spec("gobble-solitaire").seated
+    cfg = cli.seats_config(spec, None, None)
+    assert cfg == {"players": 2, "seats": ["human", "bot:easy"], "size": 6}
+    with pytest.raises(cli.UsageError, match="handicap"):
+        cli.seats_config(spec, None, "1,0")
+
+
+def test_bench_runs_only_the_named_game(fake_game, capsys):
+    assert cli.main(["bench", "fake"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:] == ["fake: 1 figure"]
