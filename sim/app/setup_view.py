@@ -1,10 +1,12 @@
-"""The set-up dialog of real-time games: how many players, who sits where, handicaps.
+"""The set-up dialog of games with seats: how many players, who sits where, handicaps, game options.
 
 Opened by the launcher's Play for a game whose ``GameSpec.make_setup`` is set. Each seat is a human
-(this machine's mouse) or a bot at one of the game's levels, with a handicap of extra tiles. Start builds
-``Match(spec.make_rules(), config, seed)`` with ``config = {"players", "seats", "handicap"}`` and hands it
-to ``app.start_match``; a config the rules refuse is shown in one line and Start stays disabled. The
-last set-up of each game is remembered in ``data_dir()/setup.json``.
+(this machine's mouse) or a bot at one of the game's levels, optionally with a handicap of extra tiles
+(real-time Gobble). Game options (:class:`Choice`, e.g. a board size) are rows of buttons. Start builds
+``Match(spec.make_rules(), config, seed)`` with ``config = {"players", "seats"}`` plus ``"handicap"``
+(when offered) and one key per option, and hands it to ``app.start_match``; a config the rules refuse is
+shown in one line and Start stays disabled. The last set-up of each game is remembered in
+``data_dir()/setup.json``.
 
 Mouse or keyboard: arrows / Tab move, Enter / Space choose (the focus starts on Start), Esc cancels.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import pygame
@@ -32,6 +35,23 @@ def setup_path():
     return data_dir() / "setup.json"
 
 
+@dataclass(frozen=True)
+class Choice:
+    """One game option of the dialog: config key ``key`` takes one of ``values`` (shown as ``labels``,
+    default: the values as text); ``default`` is used until the player picks (and remembered after)."""
+
+    key: str
+    label: str
+    values: tuple
+    labels: tuple = ()
+    default: Any = None
+
+    def text(self, v: Any) -> str:
+        if self.labels:
+            return str(self.labels[self.values.index(v)])
+        return str(v)
+
+
 class SeatSetupScene(Scene):
     """Choose ``min_players``..``max_players`` seats, each human / bot level, and extra tiles per seat.
 
@@ -45,8 +65,13 @@ class SeatSetupScene(Scene):
 
     def __init__(self, app: Any, spec: Any, min_players: int = 2, max_players: int = 6,
                  kinds: tuple[str, ...] = ("human", "bot:easy", "bot:medium", "bot:hard"),
-                 max_handicap: int = 20, describe: Callable[[dict], str] | None = None):
+                 max_handicap: int = 20, describe: Callable[[dict], str] | None = None,
+                 options: tuple[Choice, ...] = (), heading: str = "New race"):
         super().__init__(app)
+        self.options = tuple(options)
+        self.heading = heading
+        self.values: dict[str, Any] = {o.key: (o.default if o.default in o.values else o.values[0])
+                                       for o in self.options}
         self.spec = spec
         self.min_players = min_players
         self.max_players = max_players
@@ -54,6 +79,7 @@ class SeatSetupScene(Scene):
         self.max_handicap = max_handicap
         self.describe = describe
         self.box = self.BOX.copy()
+        self.box.height = min(780, 300 + 52 * max_players + 50 * len(self.options))
         self.box.center = (640, 400)
         self.focus = FocusRing()
         self.error: str | None = None
@@ -68,6 +94,11 @@ class SeatSetupScene(Scene):
                     and isinstance(h, list) and len(h) == len(s)
                     and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= max_handicap for x in h)):
                 seats, handicap = s, h
+            vals = mine.get("options")
+            if isinstance(vals, dict):
+                for o in self.options:
+                    if o.key in vals and vals[o.key] in o.values:
+                        self.values[o.key] = vals[o.key]
         self.seats: list[str] = seats[:max_players]
         self.handicap: list[int] = handicap[:max_players]
         while len(self.seats) < min_players:
@@ -84,7 +115,15 @@ class SeatSetupScene(Scene):
 
     # ------------------------------------------------------------------ model
     def config(self) -> dict:
-        return {"players": len(self.seats), "seats": list(self.seats), "handicap": list(self.handicap)}
+        cfg: dict[str, Any] = {"players": len(self.seats), "seats": list(self.seats)}
+        if self.max_handicap > 0:
+            cfg["handicap"] = list(self.handicap)
+        cfg.update(self.values)
+        return cfg
+
+    def set_option(self, key: str, value: Any) -> None:
+        self.values[key] = value
+        self._build()
 
     def set_players(self, n: int) -> None:
         n = max(self.min_players, min(self.max_players, n))
@@ -142,7 +181,8 @@ class SeatSetupScene(Scene):
         data = load_json_or(setup_path(), {})
         if not isinstance(data, dict):
             data = {}
-        data[self.spec.name] = {"seats": list(self.seats), "handicap": list(self.handicap)}
+        data[self.spec.name] = {"seats": list(self.seats), "handicap": list(self.handicap),
+                                "options": dict(self.values)}
         try:
             write_json_atomic(setup_path(), data)
         except OSError:
@@ -175,13 +215,27 @@ class SeatSetupScene(Scene):
                           enabled=self.handicap[i] < self.max_handicap)
             self.seat_rows.append((kb, minus, plus))
             y += 52
+        self.option_rows: list[list[Button]] = []
+        y = b.y + 176 + 52 * self.max_players + 8
+        for o in self.options:
+            row = []
+            cur = self.values[o.key]
+            w = max(60, min(110, (b.width - 250) // max(1, len(o.values)) - 6))
+            for j, v in enumerate(o.values):
+                label = ("✓ " if v == cur else "") + o.text(v)
+                row.append(Button((x0 + 170 + j * (w + 6), y, w, 38), label,
+                                  lambda k=o.key, v=v: self.set_option(k, v),
+                                  style="primary" if v == cur else "normal", font_size=16))
+            self.option_rows.append(row)
+            y += 50
         self.b_start.rect.bottomright = (b.right - 36, b.bottom - 30)
         self.b_cancel.rect.bottomright = (self.b_start.rect.x - 14, b.bottom - 30)
         self._validate()
         self.b_start.enabled = self.error is None
         rows: list[list[Button]] = [self.count_buttons]
         for kb, minus, plus in self.seat_rows:
-            rows.append(kb + [minus, plus])
+            rows.append(kb + ([minus, plus] if self.max_handicap > 0 else []))
+        rows += self.option_rows
         rows.append([self.b_cancel, self.b_start])
         old = self.focus.current()
         self.focus.set_rows(rows)
@@ -193,7 +247,9 @@ class SeatSetupScene(Scene):
     def buttons(self) -> list[Button]:
         out = list(self.count_buttons)
         for kb, minus, plus in self.seat_rows:
-            out += kb + [minus, plus]
+            out += kb + ([minus, plus] if self.max_handicap > 0 else [])
+        for row in self.option_rows:
+            out += row
         return out + [self.b_cancel, self.b_start]
 
     # ------------------------------------------------------------------ scene
@@ -221,7 +277,8 @@ class SeatSetupScene(Scene):
         pygame.draw.rect(surface, th.panel, b, border_radius=18)
         pygame.draw.rect(surface, th.panel_edge, b, 1, border_radius=18)
         x0 = b.x + 40
-        surface.blit(app.font(28, True).render(f"New race: {self.spec.title}", True, th.text), (x0, b.y + 28))
+        surface.blit(app.font(28, True).render(f"{self.heading}: {self.spec.title}", True, th.text),
+                     (x0, b.y + 28))
         surface.blit(app.font(18, True).render("Players", True, th.text), (x0, b.y + 105))
         for btn in self.count_buttons:
             btn.draw(surface, app)
@@ -229,7 +286,8 @@ class SeatSetupScene(Scene):
         y = b.y + 152
         surface.blit(small.render("SEAT", True, th.text_dim), (x0, y))
         surface.blit(small.render("WHO PLAYS", True, th.text_dim), (x0 + 70, y))
-        surface.blit(small.render("EXTRA TILES", True, th.text_dim), (x0 + 532, y))
+        if self.max_handicap > 0:
+            surface.blit(small.render("EXTRA TILES", True, th.text_dim), (x0 + 532, y))
         for i, (kb, minus, plus) in enumerate(self.seat_rows):
             r = kb[0].rect
             tag = app.font(16, True).render(f"P{i + 1}", True, (16, 16, 20))
@@ -238,12 +296,22 @@ class SeatSetupScene(Scene):
             surface.blit(tag, tag.get_rect(center=box.center))
             for btn in kb:
                 btn.draw(surface, app)
+            if self.max_handicap <= 0:
+                continue
             minus.draw(surface, app)
             plus.draw(surface, app)
             val = app.font(20, True).render(str(self.handicap[i]), True,
                                             th.text if self.handicap[i] else th.text_dim)
             surface.blit(val, val.get_rect(center=((minus.rect.right + plus.rect.x) // 2, r.centery)))
-        y = b.y + 176 + 52 * len(self.seat_rows) + 8
+        for o, row in zip(self.options, self.option_rows):
+            label = app.font(18, True).render(o.label, True, th.text)
+            surface.blit(label, label.get_rect(midleft=(x0, row[0].rect.centery)))
+            for btn in row:
+                btn.draw(surface, app)
+        if self.options:
+            y = b.y + 176 + 52 * self.max_players + 8 + 50 * len(self.options)
+        else:
+            y = b.y + 176 + 52 * len(self.seat_rows) + 8
         font = app.font(16)
         if self.error:
             msg, col = "Not possible: " + self.error, th.bad
@@ -252,9 +320,13 @@ class SeatSetupScene(Scene):
         if msg:
             surface.blit(font.render(msg, True, col), (x0, y))
         humans = sum(1 for k in self.seats if k == "human")
-        note = ("Several humans share the mouse: Tab switches seat in the race." if humans > 1 else
-                "No human seat: you watch the bots race." if humans == 0 else
-                "Extra tiles handicap a stronger player.")
+        if self.max_handicap > 0:
+            note = ("Several humans share the mouse: Tab switches seat in the race." if humans > 1 else
+                    "No human seat: you watch the bots race." if humans == 0 else
+                    "Extra tiles handicap a stronger player.")
+        else:
+            note = ("Several humans take turns at this machine (hot-seat)." if humans > 1 else
+                    "No human seat: you watch the bots play." if humans == 0 else "")
         surface.blit(app.font(14).render(note, True, th.text_dim), (x0, y + 26))
         self.b_cancel.draw(surface, app)
         self.b_start.draw(surface, app)
