@@ -182,6 +182,8 @@ def cmd_join(args: argparse.Namespace) -> int:
         finally:
             client.close(timeout=1.0)
     rng = _random.Random()
+    if not client.welcome["started"]:
+        client.set_ready(True)  # a scripted join is ready at once (a window's lobby has a Ready toggle)
     try:
         while not client.closed.is_set():
             try:

@@ -2,8 +2,9 @@
 frame never waits on it and a slow frame never starves its keepalive (specs/DESIGN.md "Library pitfalls").
 
 The scene reads :attr:`Client.latest` (the last ``state`` message: this seat's view), :attr:`over`,
-or drains :attr:`inbox` (every host message, a thread-safe ``queue.Queue``), and calls
-:meth:`Client.send_intent` with an action; the sequence number grows by one per intent. Everything is
+the lobby (:attr:`names`, :attr:`ready`, :attr:`away`, :attr:`started`), or drains :attr:`inbox` (every
+host message, a thread-safe ``queue.Queue``); it calls :meth:`Client.set_ready` in the lobby (the race
+starts when every seat is taken and ready) and :meth:`Client.send_intent` with an action; the sequence number grows by one per intent. Everything is
 thread-safe. :meth:`wait_for` blocks (tests, headless use) until a condition on the client holds.
 """
 from __future__ import annotations
@@ -37,6 +38,9 @@ class Client:
         self.errors: list[dict] = []
         self.results: dict[int, dict] = {}  # seq -> accepted/rejected message
         self.names: list | None = None
+        self.ready: list[bool] | None = None   # per seat, as the host last reported it
+        self.away: list[bool] | None = None    # per seat: its connection dropped, a rejoin is awaited
+        self.started = False
         self.closed = threading.Event()
         self.inbox: queue.Queue = queue.Queue(max_inbox)
         self._seq = 0
@@ -97,6 +101,18 @@ class Client:
         self.send_raw(P.encode(msg))
         return seq
 
+    def set_ready(self, ready: bool = True) -> None:
+        """Tell the host this seat is ready (or, with False, no longer ready) before the race. The host
+        answers with a ``lobby`` message (:attr:`ready` follows it); after the start it changes nothing.
+        ConnectionError if not connected."""
+        self.send_raw(P.encode({"type": "ready", "ready": bool(ready)}))
+
+    @property
+    def is_ready(self) -> bool:
+        """Whether the host counts this seat as ready (its last report)."""
+        with self._cond:
+            return bool(self.ready and self.seat is not None and self.ready[self.seat])
+
     def send_raw(self, data: Any) -> None:
         """Send a message as is (str or bytes; tests use it for malformed input)."""
         if self._loop is None or self._loop.is_closed():
@@ -149,16 +165,22 @@ class Client:
             except ConnectionClosed:
                 return
 
+    def _table(self, msg: dict) -> None:
+        self.names = msg["names"]
+        self.ready = msg.get("ready")
+        self.away = msg.get("away")
+        self.started = bool(msg.get("started"))
+
     def _on(self, msg: dict) -> None:
         t = msg.get("type")
         with self._cond:
             if t == "welcome":
                 self.welcome = msg
                 self.seat, self.token, self.config = msg["seat"], msg["token"], msg["config"]
-                self.names = msg["names"]
                 self._seq = max(self._seq, msg["last_seq"])
+                self._table(msg)
             elif t == "lobby":
-                self.names = msg["names"]
+                self._table(msg)
                 if msg.get("config"):
                     self.config = msg["config"]
             elif t == "state":

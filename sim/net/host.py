@@ -3,6 +3,11 @@
 :class:`Host` runs a ``websockets`` server and the :class:`~sim.core.match.Match` on one asyncio loop in
 its own thread, so a pygame app can run beside it. All match changes happen on that loop:
 
+* before the race, the lobby: LAN players take free seats and say when they are ready (a ``ready``
+  message; bots always are). The race starts when every seat is taken and every LAN seat is ready. A
+  player who leaves (a WebSocket close) frees the seat; a dropped connection keeps its seat, not ready,
+  for ``rejoin_window`` s, then the seat is free again. Every change goes to everyone as a ``lobby``
+  message;
 * the match clock follows real time (``Match.advance`` every ``tick`` s and before each intent), and bot
   seats act through :class:`~sim.ai.realtime.BotTimers`;
 * intents are applied in the order they are received; a stale one (cell just taken) is rejected with
@@ -69,6 +74,13 @@ class SeatInfo:
     dropped_at: float | None = None  # monotonic time of the drop, while a stand-in plays
     standin: Any = None
     expired: bool = False          # rejoin window over: the bot keeps the seat
+    ready: bool = False            # before the race: this LAN player said it is ready
+
+    def free(self) -> None:
+        """Give the seat up (its player left the lobby): empty and not ready; its token no longer works."""
+        self.name = self.token = self.conn = self.dropped_at = None
+        self.last_seq = 0
+        self.ready = self.expired = False
 
 
 @dataclass(eq=False)
@@ -93,7 +105,8 @@ class HostStats:
 
 class Host:
     """A race host. ``players`` seats; ``bots`` (e.g. ``["bot:hard", "bot:easy"]``) take the last seats
-    and the others wait for LAN players (the race starts when every LAN seat is taken).
+    and the others wait for LAN players (the race starts when every seat is taken and every LAN player
+    has sent ``ready``; with no LAN seat at all it starts at once).
 
     ``options``: extra race config (``handicap``, ``hand``, ``escalating``, ``gift_timeout``).
     ``standin``: level of the bot that plays a dropped seat. ``bot_speed`` scales bot delays (tests,
@@ -262,6 +275,21 @@ class Host:
     def _names(self) -> list[str | None]:
         return [s.name if s.kind == "lan" else s.kind for s in self.seats]
 
+    def _table(self) -> dict[str, list]:
+        """The lobby's view of the seats: ``names`` (None: free), ``ready`` (bots always are), ``away``
+        (a taken LAN seat whose connection dropped: a rejoin is awaited)."""
+        return {"names": self._names(),
+                "ready": [s.kind != "lan" or s.ready for s in self.seats],
+                "away": [s.kind == "lan" and s.token is not None and s.conn is None for s in self.seats]}
+
+    def _lobby_msg(self) -> dict:
+        return {"type": "lobby", **self._table(), "started": self.match is not None,
+                "config": self.match.config if self.match is not None else None}
+
+    def all_ready(self) -> bool:
+        """Every seat taken and every LAN seat ready: the condition that starts the race."""
+        return all(s.token is not None and s.ready for s in self.seats if s.kind == "lan")
+
     def _state_msg(self, seat: int, events: list[dict]) -> dict:
         m = self.match
         return {"type": "state", "seat": seat, "time": m.time, "view": self.rules.observe(m.state, seat),
@@ -352,10 +380,18 @@ class Host:
 
     def _tick(self) -> None:
         now = time.monotonic()
+        freed = False
         for i, s in enumerate(self.seats):
             if s.dropped_at is not None and not s.expired and now - s.dropped_at > self.rejoin_window:
-                s.expired = True
-                self.log(f"seat {i}: rejoin window over, the bot keeps the seat")
+                if self.match is None:
+                    self.log(f"seat {i}: {s.name} did not come back; the seat is free again")
+                    s.free()
+                    freed = True
+                else:
+                    s.expired = True
+                    self.log(f"seat {i}: rejoin window over, the bot keeps the seat")
+        if freed:
+            self._broadcast_lobby()
         m = self.match
         if m is None:
             return
@@ -415,6 +451,8 @@ class Host:
             return
         if msg["type"] == "hello":
             self._hello(conn, msg)
+        elif msg["type"] == "ready":
+            self._on_ready(conn, msg)
         else:
             self._intent(conn, msg, t_recv)
 
@@ -442,6 +480,8 @@ class Host:
                     old.ws.transport.abort()
             self._remove_standin(seat)
             info.dropped_at = None
+            if self.match is None:
+                info.ready = False   # back in the lobby, a player says again that it is ready
             info.conn = conn
             conn.seat = seat
             self.stats.rejoins += 1
@@ -459,22 +499,35 @@ class Host:
             self.log(f"seat {seat}: {info.name} joined")
         config = self.match.config if self.match is not None else None
         self._send(conn, {"type": "welcome", "version": P.VERSION, "seat": seat, "token": info.token,
-                          "config": config, "last_seq": info.last_seq, "names": self._names(),
+                          "config": config, "last_seq": info.last_seq, **self._table(),
                           "started": self.match is not None})
         del now
         if self.match is None:
             self._broadcast_lobby()
-            if all(s.token is not None for s in self.seats if s.kind == "lan"):
-                self._start_match()
         else:
             self._send(conn, self._state_msg(seat, []))
             if self.match.is_over():
                 out = self.match.outcome()
                 self._send(conn, {"type": "over", "outcome": out, "ranking": out["ranking"]})
 
+    def _on_ready(self, conn: _Conn, msg: dict) -> None:
+        """A seat's ready flag; every valid ``ready`` is answered by a lobby message (to everyone when
+        the flag changed). After the start it changes nothing."""
+        if conn.seat is None:
+            self._error(conn, "not_joined", "say hello first")
+            return
+        info = self.seats[conn.seat]
+        if self.match is not None or info.ready == msg["ready"]:
+            self._send(conn, self._lobby_msg())
+            return
+        info.ready = msg["ready"]
+        self.log(f"seat {conn.seat} ({info.name}) is {'ready' if info.ready else 'not ready'}")
+        self._broadcast_lobby()
+        if self.all_ready():
+            self._start_match()
+
     def _broadcast_lobby(self) -> None:
-        msg = {"type": "lobby", "names": self._names(), "started": self.match is not None,
-               "config": self.match.config if self.match is not None else None}
+        msg = self._lobby_msg()
         for c in list(self._conns):
             if c.seat is not None:
                 self._send(c, msg)
@@ -486,9 +539,23 @@ class Host:
         info = self.seats[seat]
         if info.conn is not conn:
             return
+        if self.match is None:
+            # the lobby: leaving clears the ready flag; a polite leave (a close frame) frees the seat,
+            # a drop keeps it for the rejoin window
+            if conn.ws.close_code not in (None, 1006):   # 1006: no close frame came
+                self.log(f"seat {seat} ({info.name}) left; the seat is free")
+                info.free()
+            else:
+                self.log(f"seat {seat} ({info.name}) dropped; the seat waits {self.rejoin_window:g} s "
+                         f"for a rejoin")
+                info.conn = None
+                info.ready = False
+                info.dropped_at = time.monotonic()
+            self._broadcast_lobby()
+            return
         info.conn = None
         info.dropped_at = time.monotonic()
-        if self.match is not None and not self.match.is_over():
+        if not self.match.is_over():
             self.log(f"seat {seat} ({info.name}) dropped; a bot plays it until a rejoin")
             self._add_standin(seat)
         else:

@@ -1,23 +1,36 @@
-"""Playtable LAN protocol, version 1: JSON text messages over a WebSocket (see PROTOCOL.md).
+"""Playtable LAN protocol, version 2: JSON text messages over a WebSocket (see PROTOCOL.md).
 
 Every message is one JSON object with a ``"type"`` string. Client messages are validated strictly by
 :func:`parse_client` (exact key sets, types, sizes); anything else gets an ``error`` reply and is
 dropped, and the host keeps serving everyone.
 
+Versions: the host speaks exactly one version (:data:`VERSION`) and refuses a ``hello`` of any other
+with ``bad_version``. A change an older peer could not safely ignore (a new message it must send, a
+field it must read, a changed meaning) raises the version; a field added to a host message that older
+clients may ignore does not. Version 2 (after 1): the lobby's ready step, the ``ready`` message and the
+``ready`` / ``away`` lists (a version 1 client never says it is ready, so its race would never start).
+
 Client -> host
 
-* ``{"type": "hello", "version": 1, "name": str(1..32), "token": str|null}``: take a free seat, or
+* ``{"type": "hello", "version": 2, "name": str(1..32), "token": str|null}``: take a free seat, or
   with the secret ``token`` of a seat, rejoin it.
+* ``{"type": "ready", "ready": bool}``: before the race, this connection's seat is ready (or no longer
+  ready). The race starts when every seat is taken and every LAN seat is ready (bots always are). A
+  seat's flag is cleared when its player leaves or drops. Sent after the start, it changes nothing (the
+  host answers with the lobby message).
 * ``{"type": "intent", "seq": int, "seat": int, "token": str, "action": {...}}``: one race action
   (games/gobble/race.py). ``seq`` must grow for each seat (a replayed or old seq is rejected and never
   applied); ``seat`` and ``token`` must be this connection's own.
 
 Host -> client
 
-* ``{"type": "welcome", "version": 1, "seat": int, "token": str, "config": {...}, "last_seq": int,
-  "names": [str|null, ...], "started": bool}``: the seat, its secret token (keep it to rejoin within
-  60 s), the match config, and the last sequence number the host saw from this seat.
-* ``{"type": "lobby", "names": [...], "started": bool}``: who has joined so far.
+* ``{"type": "welcome", "version": 2, "seat": int, "token": str, "config": {...}, "last_seq": int,
+  "names": [str|null, ...], "ready": [bool, ...], "away": [bool, ...], "started": bool}``: the seat,
+  its secret token (keep it to rejoin within 60 s), the match config, and the last sequence number the
+  host saw from this seat.
+* ``{"type": "lobby", "names": [...], "ready": [...], "away": [...], "started": bool, "config": ...}``:
+  who has joined so far, who is ready, whose connection dropped (a rejoin is awaited); sent on every
+  change before the start and once at the start.
 * ``{"type": "accepted", "seq": int}`` / ``{"type": "rejected", "seq": int, "reason": str}``.
 * ``{"type": "state", "seat": int, "time": float, "view": {...}, "events": [...]}``: what this seat may
   see (``RaceRules.observe``: the board, every penalty stack, pile *sizes*, its own revealed tiles;
@@ -29,7 +42,7 @@ Host -> client
 
 Error codes: ``too_big`` (over :data:`MAX_MESSAGE` bytes), ``bad_json``, ``bad_message`` (not an object,
 unknown type, wrong keys or types), ``bad_version``, ``rate_limited``, ``no_seat`` (table full,
-unknown token, rejoin window over), ``not_joined`` (intent before hello).
+unknown token, rejoin window over), ``not_joined`` (intent or ready before hello).
 """
 from __future__ import annotations
 
@@ -37,7 +50,7 @@ import json
 import math
 from typing import Any
 
-VERSION = 1
+VERSION = 2
 #: largest client message the host reads (bytes of UTF-8); the transport closes anything over 4x this
 MAX_MESSAGE = 16 * 1024
 MAX_NAME = 32
@@ -47,7 +60,7 @@ MAX_SEQ = 2 ** 53
 RATE = 30.0
 BURST = 60
 
-CLIENT_TYPES = {"hello", "intent"}
+CLIENT_TYPES = {"hello", "ready", "intent"}
 HOST_TYPES = {"welcome", "lobby", "accepted", "rejected", "state", "over", "error", "closing"}
 
 
@@ -122,6 +135,10 @@ def parse_client(raw: Any) -> dict[str, Any]:
         if tok is not None and (not isinstance(tok, str) or not 1 <= len(tok) <= MAX_TOKEN):
             raise ProtocolError("bad_message", "token must be a string")
         msg.setdefault("token", None)
+        return msg
+    if t == "ready":
+        if set(msg) != {"type", "ready"} or not isinstance(msg["ready"], bool):
+            raise ProtocolError("bad_message", "ready has exactly type and ready (true or false)")
         return msg
     # intent
     if set(msg) != {"type", "seq", "seat", "token", "action"}:
