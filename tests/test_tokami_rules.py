@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from games.tokami import model
 from games.tokami.model import COLOURS, N_STICKS
@@ -230,6 +231,8 @@ def test_successful_raise_records_heights_from_the_pose():
     assert t["hp_before"] == pytest.approx(hp_cube(12))
     assert t["hp_after"] == pytest.approx(hp_cube(12) + 20)
     assert (t["kind"], t["lane"], t["minus"], t["fallen"]) == ("across", 0, [], [])
+    t["minus"].append(99)            # a copy: the state is untouched
+    assert s.last_turn["minus"] == []
 
 
 @pytest.mark.parametrize("dy,ok", [(20.0, True), (1.5, True), (0.5, False), (0.0, False), (-8.0, False)])
@@ -471,6 +474,13 @@ def test_many_seeds_end_without_per_step_checks():
         assert R.invariants(m.state) == [] and turns >= 8
         total += turns
     assert total > 300
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32))
+def test_any_seeded_playout_keeps_invariants_and_ends(players, seed):
+    m, _ = play(players, seed, rounds=1)
+    assert len(m.outcome()["rounds"]) == 1
 
 
 # ----------------------------------------------------------------------------- records
