@@ -1,4 +1,5 @@
-"""LAN play over loopback (issue 4): host + clients, hostile input, rejoin, a client that never reads.
+"""LAN play over loopback (issue 4): the lobby's ready step, host + clients, hostile input, rejoin, a
+client that never reads.
 
 Everything runs on 127.0.0.1 with short timeouts; bots are sped up (``bot_speed``) so a race takes a
 few seconds. In every case the host keeps running and no action is lost or applied twice.
@@ -26,8 +27,23 @@ def make_host(tmp_path, **kw) -> Host:
     return Host(**opts).start()
 
 
-def join(host: Host, name: str, **kw) -> Client:
-    return Client("127.0.0.1", host.port, name, **kw).start()
+def join(host: Host, name: str, ready: bool = True, **kw) -> Client:
+    """A client in a seat of ``host``; with ``ready`` it says so at once (as ``playtable join --auto``)."""
+    c = Client("127.0.0.1", host.port, name, **kw).start()
+    if ready:
+        c.set_ready(True)
+    return c
+
+
+def lobby_is(c: Client, names: list, ready: list, away: list | None = None, timeout: float = 5.0) -> bool:
+    """Wait until ``c``'s last lobby report shows exactly these seats."""
+    return c.wait_for(lambda c: c.names == names and c.ready == ready
+                      and (away is None or c.away == away), timeout)
+
+
+def still_waiting(host: Host, seconds: float = 0.3) -> bool:
+    """True if the race has not started within ``seconds``."""
+    return not host.started.wait(seconds) and host.match is None
 
 
 def step(c: Client, rng: random.Random) -> int | None:
@@ -82,6 +98,131 @@ def test_race_to_the_end_every_view_matches(tmp_path):
         host.stop()
     rec = load(tmp_path / "race.json")
     assert rec.is_over() and len(rec.log) == len(host.match.log)
+
+
+def test_ready_messages_are_validated():
+    assert P.parse_client('{"type":"ready","ready":true}') == {"type": "ready", "ready": True}
+    assert P.parse_client('{"type":"ready","ready":false}')["ready"] is False
+    for raw in ('{"type":"ready"}', '{"type":"ready","ready":1}', '{"type":"ready","ready":"yes"}',
+                '{"type":"ready","ready":null}', '{"type":"ready","ready":true,"seat":0}'):
+        with pytest.raises(P.ProtocolError) as e:
+            P.parse_client(raw)
+        assert e.value.code == "bad_message", raw
+    # version 2 added the ready step: a version 1 client (which never says ready) is refused
+    with pytest.raises(P.ProtocolError) as e:
+        P.parse_client('{"type":"hello","version":1,"name":"Old"}')
+    assert e.value.code == "bad_version"
+
+
+def test_the_race_waits_until_every_seat_is_taken_and_ready(tmp_path):
+    host = make_host(tmp_path, players=3, bots=["bot:easy"])
+    try:
+        a = join(host, "Ann", ready=False)
+        assert lobby_is(a, ["Ann", None, "bot:easy"], [False, False, True], [False, False, False])
+        assert a.welcome["ready"] == [False, False, True] and a.welcome["started"] is False
+        a.set_ready(True)
+        assert lobby_is(a, ["Ann", None, "bot:easy"], [True, False, True])
+        assert still_waiting(host)                     # ready, but a seat is free
+        b = join(host, "Bob", ready=False)
+        assert lobby_is(b, ["Ann", "Bob", "bot:easy"], [True, False, True])
+        assert still_waiting(host)                     # every seat taken, Bob not ready
+        # an intent before the start is refused and applies nothing
+        seq = a.send_intent({"t": "discard", "tile": 1})
+        assert a.wait_for(lambda c: seq in c.results, 5)
+        assert a.results[seq]["type"] == "rejected" and "not started" in a.results[seq]["reason"]
+        # Ann changes her mind before Bob is ready; Bob's ready then does not start the race
+        a.set_ready(False)
+        assert lobby_is(b, ["Ann", "Bob", "bot:easy"], [False, False, True])
+        b.set_ready(True)
+        assert lobby_is(a, ["Ann", "Bob", "bot:easy"], [False, True, True])
+        assert still_waiting(host)
+        b.set_ready(True)                              # saying it twice changes nothing
+        assert still_waiting(host, 0.2)
+        a.set_ready(True)                              # the last one ready: the race starts
+        assert host.started.wait(5)
+        assert a.wait_for(lambda c: c.latest is not None and c.started, 5)
+        assert b.wait_for(lambda c: c.latest is not None and c.started, 5)
+        assert a.config["seats"] == ["lan:Ann", "lan:Bob", "bot:easy"]
+        # after the start a ready message changes nothing; the race goes on
+        n = len(a.inbox.queue)
+        a.set_ready(False)
+        assert a.wait_for(lambda c: any(m["type"] == "lobby" for m in list(c.inbox.queue)[n:]), 5)
+        assert a.ready == [True, True, True] and host.match is not None and not a.errors
+        play_out([a, b])
+        check_bookkeeping(host, [a, b])
+    finally:
+        host.stop()
+
+
+def test_leaving_the_lobby_clears_ready(tmp_path):
+    host = make_host(tmp_path, players=3, bots=["bot:easy"])
+    try:
+        a, b = join(host, "Ann", ready=False), join(host, "Bob")
+        assert lobby_is(a, ["Ann", "Bob", "bot:easy"], [False, True, True])
+        # Bob leaves politely (Leave / Ctrl-C): his seat is free and not ready
+        b.close()
+        assert lobby_is(a, ["Ann", None, "bot:easy"], [False, False, True], [False, False, False])
+        with pytest.raises(ConnectionError, match="unknown token"):
+            Client("127.0.0.1", host.port, "Bob", token=b.token).start(timeout=5)
+        # Cid takes the free seat, not ready; Ann's ready does not start the race without him
+        c = join(host, "Cid", ready=False)
+        assert c.seat == 1
+        a.set_ready(True)
+        assert lobby_is(c, ["Ann", "Cid", "bot:easy"], [True, False, True])
+        assert still_waiting(host)
+        # Cid says ready and his connection is cut before the last player: ready cleared, seat kept
+        a.set_ready(False)
+        c.set_ready(True)
+        assert lobby_is(a, ["Ann", "Cid", "bot:easy"], [False, True, True])
+        c.kill()
+        assert lobby_is(a, ["Ann", "Cid", "bot:easy"], [False, False, True], [False, True, False])
+        a.set_ready(True)
+        assert still_waiting(host)                     # Cid is away and not ready
+        c2 = join(host, "Cid", ready=False, token=c.token)
+        assert c2.seat == 1 and c2.welcome["ready"] == [True, False, True]
+        assert lobby_is(a, ["Ann", "Cid", "bot:easy"], [True, False, True], [False, False, False])
+        assert still_waiting(host)
+        # a drop not followed by a rejoin within the window frees the seat (a short window from now on)
+        host.call(lambda: setattr(host, "rejoin_window", 0.5))
+        c2.kill()
+        assert lobby_is(a, ["Ann", "Cid", "bot:easy"], [True, False, True], [False, True, False])
+        assert lobby_is(a, ["Ann", None, "bot:easy"], [True, False, True], [False, False, False], 5)
+        with pytest.raises(ConnectionError, match="unknown token"):
+            Client("127.0.0.1", host.port, "Cid", token=c.token).start(timeout=5)
+        d = join(host, "Dee")
+        assert d.seat == 1 and host.started.wait(5)
+        assert d.wait_for(lambda c: c.latest is not None, 5)
+        assert host.match.config["seats"] == ["lan:Ann", "lan:Dee", "bot:easy"]
+    finally:
+        host.stop()
+
+
+def test_malformed_ready_gets_an_error_and_the_host_keeps_serving(tmp_path):
+    from websockets.sync.client import connect
+
+    host = make_host(tmp_path, players=2, bots=[])
+    try:
+        # ready before hello
+        with connect(f"ws://127.0.0.1:{host.port}", open_timeout=5) as ws:
+            ws.send('{"type":"ready","ready":true}')
+            reply = json.loads(ws.recv(timeout=5))
+        assert reply["type"] == "error" and reply["code"] == "not_joined"
+        a, b = join(host, "Ann", ready=False), join(host, "Bob", ready=False)
+        bad = ['{"type":"ready"}', '{"type":"ready","ready":1}', '{"type":"ready","ready":"yes"}',
+               '{"type":"ready","ready":true,"seat":1}', '{"type":"ready","ready":[true]}']
+        for k, raw in enumerate(bad):
+            a.send_raw(raw)
+            assert a.wait_for(lambda c: len(c.errors) > k, 5), raw
+            assert a.errors[k]["code"] == "bad_message"
+        # none of them made Ann ready; Bob was served meanwhile and the race starts when both are
+        b.set_ready(True)
+        assert lobby_is(a, ["Ann", "Bob"], [False, True])
+        assert still_waiting(host)
+        a.set_ready(True)
+        assert host.started.wait(5)
+        assert a.wait_for(lambda c: c.latest is not None, 5) and b.wait_for(lambda c: c.latest is not None, 5)
+    finally:
+        host.stop()
 
 
 def test_gift_tiles_are_told_only_to_the_giver():
@@ -250,10 +391,11 @@ def _silent_client(port: int, name: str) -> socket.socket:
     while b"\r\n\r\n" not in buf:
         buf += s.recv(1)
     assert b" 101 " in buf.split(b"\r\n")[0]
-    payload = P.encode({"type": "hello", "version": P.VERSION, "name": name}).encode()
-    mask = os.urandom(4)
-    frame = bytes([0x81, 0x80 | len(payload)]) + mask + bytes(c ^ mask[i % 4] for i, c in enumerate(payload))
-    s.sendall(frame)
+    for msg in ({"type": "hello", "version": P.VERSION, "name": name}, {"type": "ready", "ready": True}):
+        payload = P.encode(msg).encode()
+        mask = os.urandom(4)
+        frame = bytes([0x81, 0x80 | len(payload)]) + mask + bytes(c ^ mask[i % 4] for i, c in enumerate(payload))
+        s.sendall(frame)
     return s
 
 

@@ -1,5 +1,6 @@
-"""The LAN race window (games/gobble/view_lan.py), headless: lobby -> race from the client's view,
-intents on actions, a rejection shown with its reason, a clear message when the host quits."""
+"""The LAN race window (games/gobble/view_lan.py), headless: the lobby (seats, ready marks, the Ready
+toggle, what the race waits for) -> race from the client's view, intents on actions, a rejection shown
+with its reason, a clear message when the host quits."""
 from __future__ import annotations
 
 import random
@@ -10,6 +11,7 @@ import pytest
 pygame = pytest.importorskip("pygame")
 
 from sim.net.client import Client  # noqa: E402
+from events import key  # noqa: E402
 from sim.net.host import Host  # noqa: E402
 from sim.net.scripted import choose  # noqa: E402
 
@@ -37,9 +39,15 @@ def test_lan_scene_plays_and_shows_host_quit(app, tmp_path):
         app.push(LauncherScene(app))
         app.push(LanLobbyScene(app, a, None, host.address))
         frames(app)
-        assert isinstance(app.top, LanLobbyScene)
+        lobby = app.top
+        assert isinstance(lobby, LanLobbyScene)
         app.draw()
         b = Client("127.0.0.1", host.port, "Bob").start()
+        b.set_ready(True)
+        assert a.wait_for(lambda c: c.ready == [False, True], 5)
+        frames(app)
+        assert app.top is lobby and lobby.status() == "Waiting for you to be ready: press R"
+        app.step([key(pygame.K_r)], app.STEP)      # this window's player is ready: the race starts
         assert a.wait_for(lambda c: c.latest is not None, 5)
         frames(app)
         scene = app.top
@@ -75,7 +83,7 @@ def test_lan_scene_plays_and_shows_host_quit(app, tmp_path):
 
 
 def test_launcher_host_and_join_dialogs(app):
-    """Host a game (a bot in seat 2: the race starts as soon as the host's player joins), then a Join
+    """Host a game (a bot in seat 2: the race starts when the host's own player is ready), then a Join
     dialog that reports a bad address."""
     from games.gobble.view_lan import LanLobbyScene, LanRaceScene
     from sim.app.lan_setup import HostSetupScene, JoinScene
@@ -95,6 +103,12 @@ def test_launcher_host_and_join_dialogs(app):
     host = lobby.lan_host
     try:
         assert host.bind == "127.0.0.1"
+        assert lobby.client.wait_for(lambda c: c.names is not None, 5)
+        frames(app)
+        # every seat is taken (the bot's too) but the host's player is a seat like any other
+        assert not host.started.wait(0.3) and app.top is lobby
+        assert lobby.status() == "Waiting for you to be ready: press R"
+        lobby.b_ready.click()
         assert lobby.client.wait_for(lambda c: c.latest is not None, 5)
         frames(app)
         race = app.top
@@ -112,6 +126,51 @@ def test_launcher_host_and_join_dialogs(app):
     join.submit()
     assert join.error and "HOST:PORT" in join.error
     app.draw()
+
+
+def test_lobby_ready_marks_toggle_and_waiting_line(app, tmp_path):
+    """Four seats: this window (Ann), Bob (ready), Cid (dropped), a free one; then a bot's seat. The
+    lobby says what the race waits for, R toggles Ann's ready, and a rendered lobby is saved."""
+    from games.gobble.view_lan import LanLobbyScene
+
+    host = Host(players=5, bots=["bot:hard"], seed=3, tick=0.02, record_path=tmp_path / "r.json").start()
+    try:
+        a = Client("127.0.0.1", host.port, "Ann").start()
+        b = Client("127.0.0.1", host.port, "Bob").start()
+        c = Client("127.0.0.1", host.port, "Cid").start()
+        b.set_ready(True)
+        c.kill()
+        assert a.wait_for(lambda c: c.ready == [False, True, False, False, True]
+                          and c.away == [False, False, True, False, False], 5)
+        lobby = app.push(LanLobbyScene(app, a, None, host.address))
+        frames(app)
+        assert lobby.waiting() == (1, [0, 2])
+        assert lobby.status() == "Waiting for 1 more player to join and 2 players to be ready (you too: press R)"
+        assert lobby.b_ready.label == "Ready (R)" and lobby.b_ready.enabled
+        app.draw()
+        pygame.image.save(app.surface, str(tmp_path / "lobby-not-ready.png"))
+        app.step([key(pygame.K_r)], app.STEP)
+        assert lobby.ready() is True                # shown at once, before the host answers
+        assert a.wait_for(lambda c: c.ready == [True, True, False, False, True], 5)
+        frames(app)
+        assert lobby.want is None and lobby.b_ready.label == "Not ready (R)"
+        assert lobby.status() == "Waiting for 1 more player to join and 1 player to be ready"
+        app.draw()
+        pygame.image.save(app.surface, str(tmp_path / "lobby-ready.png"))
+        # R again: not ready any more
+        app.step([key(pygame.K_r)], app.STEP)
+        assert a.wait_for(lambda c: c.ready == [False, True, False, False, True], 5)
+        frames(app)
+        assert lobby.b_ready.label == "Ready (R)"
+        assert not host.started.is_set()
+        # the host goes away: the toggle is off and the lobby says why
+        host.stop()
+        assert a.wait_for(lambda c: c.closed.is_set(), 5)
+        frames(app)
+        assert not lobby.b_ready.enabled
+        app.draw()
+    finally:
+        host.stop()
 
 
 def test_a_view_already_taken_is_not_counted_twice():

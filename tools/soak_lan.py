@@ -1,7 +1,7 @@
 """Bounded LAN soak (issue 4): loopback only, ends by itself.
 
 Starts a :class:`sim.net.host.Host` on 127.0.0.1 (ephemeral port) with 6 LAN seats and 6
-:class:`sim.net.client.Client` s that send intents as fast as the rate limit allows (a little faster
+:class:`sim.net.client.Client` s that say they are ready, then send intents as fast as the rate limit allows (a little faster
 now and then, to exercise the limiter) for ``--seconds`` s. Each picks legal moves from its own view with
 ``sim/net/scripted.py``; about one intent in ten is junk (a stale action, a replayed sequence number, a
 malformed action). When a race ends a new one starts on a new host, until the time is up.
@@ -96,6 +96,7 @@ def run_round(deadline: float, args, rng: random.Random, totals: dict, latencies
     try:
         for i in range(SEATS):
             clients.append(Client("127.0.0.1", host.port, f"soak{i}").start())
+            clients[-1].set_ready(True)  # the race starts when all six are ready
         current_port[0] = host.port
         last: dict[int, dict | None] = {i: None for i in range(SEATS)}
         period = 1.0 / P.RATE

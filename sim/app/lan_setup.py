@@ -4,7 +4,8 @@
   hard), the host's own name, the address to bind (127.0.0.1 unless changed) and the port. "Start
   hosting" starts a :class:`sim.net.host.Host` in this app (its own thread), joins it as the first seat
   with a :class:`sim.net.client.Client`, and opens the lobby (:class:`games.gobble.view_lan.LanLobbyScene`),
-  which shows the address to share and switches to the race when every LAN seat is taken.
+  which shows the address to share and switches to the race when every seat is taken and every LAN
+  player (the host's own player too: Ready, key R) is ready.
 * :class:`JoinScene`: type ``HOST:PORT`` and a name, "Join" opens the lobby of that host.
 
 Nothing here waits on the network: the client connects in its thread and the lobby reports what comes.
@@ -211,7 +212,7 @@ class HostSetupScene(_Dialog):
         you = f(18, True).render(f"{self.f_name.text.strip() or 'You'} (you, the host)", True, th.text)
         surface.blit(you, you.get_rect(midleft=(470, 323)))
         note = ("Click a seat to switch it between a LAN player and a bot. "
-                "The race starts when every LAN seat is taken.")
+                "The race starts when every seat is taken and every player is ready.")
         img = f(15).render(note, True, th.text_dim)
         surface.blit(img, img.get_rect(midtop=(640, 640)))
 
