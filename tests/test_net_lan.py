@@ -171,12 +171,14 @@ def test_leaving_the_lobby_clears_ready(tmp_path):
         assert lobby_is(c, ["Ann", "Cid", "bot:easy"], [True, False, True])
         assert still_waiting(host)
         # Cid says ready and his connection is cut before the last player: ready cleared, seat kept
-        a.set_ready(False)
+        a.set_ready(False)    # (two connections: wait for Ann's change before Cid's ready)
+        assert lobby_is(c, ["Ann", "Cid", "bot:easy"], [False, False, True])
         c.set_ready(True)
         assert lobby_is(a, ["Ann", "Cid", "bot:easy"], [False, True, True])
         c.kill()
         assert lobby_is(a, ["Ann", "Cid", "bot:easy"], [False, False, True], [False, True, False])
         a.set_ready(True)
+        assert lobby_is(a, ["Ann", "Cid", "bot:easy"], [True, False, True], [False, True, False])
         assert still_waiting(host)                     # Cid is away and not ready
         c2 = join(host, "Cid", ready=False, token=c.token)
         assert c2.seat == 1 and c2.welcome["ready"] == [True, False, True]
