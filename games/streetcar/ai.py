@@ -1,0 +1,511 @@
+"""Streetcar bots: easy, medium and hard (specs/streetcar.md "Play expectations").
+
+Every bot decides from ``rules.observe(state, seat)`` only: the board, the open hands and its own line
+and route card (never another builder's cards, never the pile order, which does not exist).
+
+Building (phase 1). The bot plans its cheapest route with a Dijkstra search over ``(square, side the
+tram comes in by, stops served)``: following track already laid costs nothing, an empty square costs
+one tile (a little more when only a switch or tree tile could fit there), adding a track to a brown tile
+by exchange costs a bit more than a placement. A stop whose building has no sign yet is served by any
+empty square beside it. The bot then lays the planned squares it can fill from the hands it may use
+(its own, and with ``share_hands`` a driver's): first the squares that claim a stop sign, then squares
+that extend track already laid. The hard bot re-plans for its best few candidates and keeps the one that
+leaves the cheapest route; the easy bot often plays a random legal tile. With nothing useful, a tile goes
+where it cannot get in the way (two squares or more from the plan). It starts the trip as soon as the
+route is complete.
+
+Driving (phase 2). The bot carries out the die that leaves the fewest squares to drive (tools counts as
+the way back). It rolls again when the expected squares left after the next roll (best die of each
+outcome) beat stopping: the hard bot by any margin, the medium bot by half a square; the easy bot picks
+a random non-tools die and rolls on half of the time.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+import random
+from dataclasses import replace
+
+from sim.core.rules import Action
+
+from . import route as R
+from .data import CURVE, STRAIGHT
+from .rules import State, StreetcarRules
+from .tiles import (ALL_MASKS, BOARD_CELLS, BOARD_SET, BUILDING_AT, CELLS, EXCHANGEABLE, EXITS, LEGS, NEIGH,
+                    NEXT_TO, ORIENT, ORIENTS, SIDES, TERMINAL_CELLS, Board, keeps_tracks, pair_bit, xy_of)
+
+LEVELS = ("easy", "medium", "hard")
+
+TILE_COST = 10        # one placed tile on the plan, with a fitting tile at hand
+DRAW_COST = 12        # ... a straight or curve would fit but none is at hand
+SPECIAL_COST = 18     # ... only a switch or tree tile could fit, none at hand
+EXCHANGE_COST = 13    # adding a track by exchange, with a fitting tile at hand
+EXCHANGE_WAIT = 20    # ... none at hand
+
+_BASIC = frozenset(m for t in (STRAIGHT, CURVE) for m in ORIENT[t])
+
+
+def _ok_table(masks) -> tuple[tuple[int, ...], ...]:
+    out = []
+    for must in range(16):
+        row = []
+        for forbid in range(16):
+            u = 0
+            for m in masks:
+                s = SIDES[m]
+                if s & must == must and not s & forbid:
+                    u |= m
+            row.append(u)
+        out.append(tuple(row))
+    return tuple(out)
+
+
+#: Pairs some tile (any / a plain straight or curve) could show on a square with those constraints.
+PAIRS_OK = _ok_table(ALL_MASKS)
+BASIC_OK = _ok_table(_BASIC)
+_UPGRADE_CACHE: dict[tuple[int, int, int], int] = {}
+
+
+def _upgrade_pairs(old: int, must: int, forbid: int) -> int:
+    k = (old, must, forbid)
+    v = _UPGRADE_CACHE.get(k)
+    if v is None:
+        v = 0
+        for m in ALL_MASKS:
+            s = SIDES[m]
+            if keeps_tracks(old, m) and s & must == must and not s & forbid:
+                v |= m & ~old
+        _UPGRADE_CACHE[k] = v
+    return v
+
+
+class Plan:
+    """A cheapest route for one line: ``cost`` (in tile units x 10) and ``steps``: for every square the
+    route still needs, ``(cell, entry, exit, kind)`` with kind "place" or "exchange"."""
+
+    def __init__(self, cost: int, steps: list[tuple[int, int, int, str]]):
+        self.cost = cost
+        self.steps = steps
+
+    @property
+    def cells(self) -> set[int]:
+        return {c for c, _, _, _ in self.steps}
+
+
+def _landings() -> tuple:
+    """LAND[c * 4 + t]: where a tram leaving board square c by side t arrives: ``(square, entry,
+    terminal cell passed or -1)``, through another terminal's loop if it drives into one (square -1
+    if that terminal opens on nothing); None into a building or off the board."""
+    out: list = [None] * (CELLS * 4)
+    for c in BOARD_CELLS:
+        if c in BUILDING_AT:
+            continue
+        for t in range(4):
+            n = NEIGH[c][t]
+            e = (t + 2) % 4
+            g = LEGS.get(n)
+            if g is not None:
+                if e == g.board_side:
+                    pg = LEGS[g.partner]
+                    nb = NEIGH[g.partner][pg.board_side]
+                    out[c * 4 + t] = (nb if nb not in BUILDING_AT else -1, (pg.board_side + 2) % 4, n)
+            elif n in BOARD_SET and n not in BUILDING_AT:
+                out[c * 4 + t] = (n, e, -1)
+    return tuple(out)
+
+
+LAND = _landings()
+#: PB[a][b]: pair-mask bit of the track joining sides a and b (0 when a == b).
+PB = tuple(tuple(pair_bit(a, b) if a != b else 0 for b in range(4)) for a in range(4))
+
+
+def plan_route(board: Board, line: int, stops: str, hand: tuple[int, ...] | list[int] = ()) -> Plan | None:
+    """The cheapest way to complete ``line``'s route through ``stops`` from what is on ``board``, or
+    None if none can be found (see the module docstring for the costs). ``hand``: the tile ids the
+    player may play now; a square that one of them fits is cheaper than one that needs a draw."""
+    hand_masks = [m for t in set(hand) for _, m in ORIENTS[t]]
+    tracks = board.tracks
+    cells = board.cells
+    # per square: (pairs that may be added, of them by a plain straight/curve, of them from the hand)
+    # and the sides a tram may come in by. A brown tile's blank side is no hard wall (an exchange can
+    # add a track there), so it does not forbid the neighbouring square's track.
+    add_ok: list = [None] * CELLS
+    enter_ok = [0] * CELLS
+    for c in BOARD_CELLS:
+        if c in BUILDING_AT:
+            continue
+        code = cells[c]
+        if code >= 0 and code >> 2 not in EXCHANGEABLE:
+            enter_ok[c] = SIDES[tracks[c]]
+            continue
+        must, forbid = board.constraints(c)
+        for d in range(4):
+            n = NEIGH[c][d]
+            if forbid >> d & 1 and n in BOARD_SET and cells[n] >= 0 and cells[n] >> 2 in EXCHANGEABLE:
+                forbid &= ~(1 << d)
+        at_hand = 0
+        for m in hand_masks:
+            sm = SIDES[m]
+            if sm & must == must and not sm & forbid:
+                if code < 0:
+                    at_hand |= m
+                elif keeps_tracks(tracks[c], m):
+                    at_hand |= m & ~tracks[c]
+        if code < 0:
+            add_ok[c] = (PAIRS_OK[must][forbid], BASIC_OK[must][forbid], at_hand)
+            enter_ok[c] = 15
+        else:
+            up = _upgrade_pairs(tracks[c], must, forbid)
+            add_ok[c] = (up, 0, at_hand)
+            enter_ok[c] = SIDES[tracks[c]] | SIDES[up]
+    sign_bit = [0] * CELLS
+    for i, k in enumerate(stops):
+        sc = board.sign_of(k)
+        if sc >= 0:
+            sign_bit[sc] |= 1 << i
+        else:
+            for c, kk in NEXT_TO.items():
+                if kk == k and cells[c] < 0:
+                    sign_bit[c] |= 1 << i
+    full = (1 << len(stops)) - 1
+    goal_cells = set(TERMINAL_CELLS[line][1])
+    big = 1 << 30
+    dist = [big] * (CELLS * 32)
+    parent: dict[int, tuple[int, int, int]] = {}
+    heap: list[tuple[int, int]] = []
+    for c in TERMINAL_CELLS[line][0]:
+        g = LEGS[c]
+        n = NEIGH[c][g.board_side]
+        e = (g.board_side + 2) % 4
+        if enter_ok[n] >> e & 1:
+            key = (n * 4 + e) * 8 + sign_bit[n]
+            if dist[key] > 0:
+                dist[key] = 0
+                parent[key] = (-1, -1, 0)
+                heapq.heappush(heap, (0, key))
+    moves_cache: dict[int, list[tuple[int, int, int]]] = {}
+    best_goal = None
+    while heap:
+        d, key = heapq.heappop(heap)
+        if dist[key] < d:
+            continue
+        if best_goal is not None and d >= best_goal[0]:
+            break
+        ce, mask = key >> 3, key & 7
+        c, e = ce >> 2, ce & 3
+        moves = moves_cache.get(ce)
+        if moves is None:
+            moves = []
+            code = cells[c]
+            tr = tracks[c]
+            if code >= 0:
+                for t in EXITS[tr][e]:
+                    moves.append((t, 0, 0))
+                extra = add_ok[c]
+                if extra:
+                    for t in range(4):
+                        pb = PB[e][t]
+                        if pb and extra[0] & pb and not tr & pb:
+                            moves.append((t, EXCHANGE_COST if extra[2] & pb else EXCHANGE_WAIT, 2))
+            else:
+                ok, basic, at_hand = add_ok[c]
+                for t in range(4):
+                    pb = PB[e][t]
+                    if pb and ok & pb:
+                        moves.append((t, TILE_COST if at_hand & pb else DRAW_COST if basic & pb else SPECIAL_COST, 1))
+            moves_cache[ce] = moves
+        for t, w, kind in moves:
+            land = LAND[c * 4 + t]
+            if land is None:
+                continue
+            n, ne, leg = land
+            nd = d + w
+            if leg >= 0 and leg in goal_cells:
+                if mask == full and (best_goal is None or nd < best_goal[0]):
+                    best_goal = (nd, key, t, kind)
+                continue
+            if n < 0 or not enter_ok[n] >> ne & 1:
+                continue
+            nk = (n * 4 + ne) * 8 + (mask | sign_bit[n])
+            if nd < dist[nk]:
+                dist[nk] = nd
+                parent[nk] = (key, t, kind)
+                heapq.heappush(heap, (nd, nk))
+    if best_goal is None:
+        return None
+    cost, key, t, kind = best_goal
+    steps = []
+    names = ("", "place", "exchange")
+    while key >= 0:
+        if kind:
+            ce = key >> 3
+            steps.append((ce >> 2, ce & 3, t, names[kind]))
+        key, t, kind = parent[key]
+    steps.reverse()
+    return Plan(cost, steps)
+
+
+class StreetcarBot:
+    """A Streetcar bot of level ``easy``, ``medium`` or ``hard`` (seeded; it never reads the clock)."""
+
+    def __init__(self, level: str = "medium", seed: int = 0):
+        if level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
+        self.level = level
+        self.name = level
+        self.rng = random.Random(f"streetcar/{level}/{seed}")
+
+    # ------------------------------------------------------------------ entry point
+    def select_action(self, rules: StreetcarRules, state: State, player: int) -> Action:
+        """The bot's action for ``player`` (who must be to act); raises ``ValueError`` if there is
+        none."""
+        obs = rules.observe(state, player)
+        if obs.phase == "play":
+            return self._build(rules, obs, player)
+        if obs.phase == "roll":
+            return self._roll_or_stop(rules, obs, player)
+        if obs.phase == "choose":
+            return self._choose_die(rules, obs, player)
+        raise ValueError("no decision to make now")
+
+    # ------------------------------------------------------------------ phase 1
+    def _build(self, rules: StreetcarRules, s: State, me: int) -> Action:
+        if rules.can_start(s, me):
+            ends = [0, 1]
+            if self.level == "easy":
+                return {"t": "start", "end": self.rng.choice(ends)}
+            st = s.seats[me]
+            lens = [(R.route_length(s.board, st.line, e, st.stops) or 999, e) for e in ends]
+            return {"t": "start", "end": min(lens)[1]}
+        if s.pending:  # never made by this bot, but a human may hand over such a position? not possible
+            plays = rules.tile_plays(s, me)
+            if plays:
+                return plays[0]
+        st = s.seats[me]
+        plan = plan_route(s.board, st.line, st.stops, self._usable(rules, s, me))
+        if self.level == "easy" and self.rng.random() < 0.3:
+            a = self._random_play(rules, s, me)
+            if a is not None:
+                return a
+        cands = self._plan_candidates(rules, s, me, plan) if plan else []
+        if cands:
+            if self.level == "hard" and len(cands) > 1:
+                return self._best_by_replan(rules, s, me, cands, plan)
+            if self.level == "easy":
+                cands.sort(key=lambda c: -(c[0] + self.rng.random() * 30))
+            return cands[0][1]
+        a = self._harmless(rules, s, me, plan)
+        if a is not None:
+            return a
+        plays = rules.tile_plays(s, me)
+        if plays:
+            return self.rng.choice(plays)
+        acts = rules.legal_actions(s, me)
+        if not acts:
+            raise ValueError("no legal action")
+        return acts[0]
+
+    @staticmethod
+    def _usable(rules, s: State, me: int) -> list[int]:
+        return [t for h in rules.sources(s, me) for t in s.seats[h].hand]
+
+    def _sources(self, rules, s, me):
+        return [(h, t) for h in rules.sources(s, me) for t in sorted(set(s.seats[h].hand))]
+
+    def _plan_candidates(self, rules, s: State, me: int, plan: Plan) -> list[tuple[float, Action]]:
+        """Tile plays that lay a square of ``plan`` with its planned track, scored (higher first)."""
+        board = s.board
+        tracks = board.tracks
+        plan_pairs: dict[int, int] = {}
+        for c, e, t, _ in plan.steps:
+            plan_pairs[c] = plan_pairs.get(c, 0) | pair_bit(e, t)
+        st = s.seats[me]
+        need_sign = {k for k in st.stops if board.sign_of(k) < 0}
+        out = []
+        srcs = self._sources(rules, s, me)
+        for c, e, t, kind in plan.steps:
+            if s.played == 1 and c == s.first:
+                continue
+            want = pair_bit(e, t)
+            old = tracks[c] if kind == "exchange" else 0
+            for h, tile in srcs:
+                for r, m in ORIENTS[tile]:
+                    if not m & want:
+                        continue
+                    if kind == "exchange" and not (board.cells[c] >= 0 and keeps_tracks(old, m)):
+                        continue
+                    if kind == "place" and board.cells[c] >= 0:
+                        continue
+                    if not board.placeable(c, m):
+                        continue
+                    score = 0.0
+                    if NEXT_TO.get(c) in need_sign:
+                        score += 60
+                    # joins track already laid (or a terminal) on the planned sides
+                    for sd in (e, t):
+                        n = NEIGH[c][sd]
+                        if n >= 0 and SIDES[tracks[n]] >> ((sd + 2) % 4) & 1:
+                            score += 15
+                    # extra track ends: fine where the plan goes on, worse elsewhere
+                    extra = SIDES[m] & ~SIDES[want] & ~SIDES[old]
+                    for sd in range(4):
+                        if extra >> sd & 1:
+                            n = NEIGH[c][sd]
+                            if n in plan_pairs and not SIDES[plan_pairs[n]] >> ((sd + 2) % 4) & 1:
+                                score -= 40
+                            else:
+                                score -= 4
+                    if m & plan_pairs[c] == plan_pairs[c]:
+                        score += 5
+                    if tile in (STRAIGHT, CURVE):
+                        score += 2
+                    if kind == "exchange":
+                        score -= 3
+                    x, y = xy_of(c)
+                    a = {"t": "tile", "tile": tile, "rot": r, "x": x, "y": y}
+                    if h != me:
+                        a["hand"] = h
+                        score += 1  # a driver's tile first: keeps our own hand
+                    out.append((score + self.rng.random() * 0.01, a))
+        out.sort(key=lambda sa: -sa[0])
+        return out
+
+    def _best_by_replan(self, rules, s: State, me: int, cands, plan: Plan) -> Action:
+        st = s.seats[me]
+        best = None
+        for score, a in cands[:6]:
+            ns = self._after_tile(rules, s, me, a)
+            p2 = plan_route(ns.board, st.line, st.stops, self._usable(rules, ns, me))
+            cost = p2.cost if p2 is not None else 10 ** 6
+            key = (cost - score * 0.05, -score)
+            if best is None or key < best[0]:
+                best = (key, a)
+        return best[1]
+
+    @staticmethod
+    def _after_tile(rules, s: State, me: int, a: Action) -> State:
+        p = rules._parse_tile(s, me, a)
+        seats = rules._hands_after(s, me, p.hand, p.tile, None if p.old is None else (p.old, 0))
+        return replace(s, board=p.board, seats=tuple(seats), played=s.played + 1)
+
+    def _random_play(self, rules, s: State, me: int) -> Action | None:
+        srcs = self._sources(rules, s, me)
+        cells = [c for c in BOARD_CELLS if s.board.cells[c] < 0 and c not in BUILDING_AT]
+        for _ in range(40):
+            h, tile = self.rng.choice(srcs) if srcs else (None, None)
+            if h is None:
+                return None
+            r, m = self.rng.choice(ORIENTS[tile])
+            c = self.rng.choice(cells)
+            if s.board.placeable(c, m):
+                x, y = xy_of(c)
+                a = {"t": "tile", "tile": tile, "rot": r, "x": x, "y": y}
+                if h != me:
+                    a["hand"] = h
+                return a
+        return None
+
+    def _harmless(self, rules, s: State, me: int, plan: Plan | None) -> Action | None:
+        """A legal placement two squares or more away from the plan (and from the empty squares beside
+        the bot's buildings that still lack a sign); the farthest such square first."""
+        board = s.board
+        avoid = set(plan.cells) if plan else set()
+        st = s.seats[me]
+        for c, k in NEXT_TO.items():
+            if k in st.stops:
+                avoid.add(c)
+        near = set(avoid)
+        for c in avoid:
+            for n in NEIGH[c]:
+                if n >= 0:
+                    near.add(n)
+        srcs = self._sources(rules, s, me)
+        # prefer spending tiles we are unlikely to need: trees and switches before straights and curves
+        srcs.sort(key=lambda ht: (ht[1] in (STRAIGHT, CURVE), ht[0] == me))
+        empties = [c for c in BOARD_CELLS if board.cells[c] < 0 and c not in BUILDING_AT and c not in near]
+        self.rng.shuffle(empties)
+        avoid_xy = [xy_of(c) for c in avoid] or [(6, 6)]
+
+        def far(c):
+            x, y = xy_of(c)
+            return min(abs(x - ax) + abs(y - ay) for ax, ay in avoid_xy)
+
+        empties.sort(key=far, reverse=True)
+        for h, tile in srcs:
+            for c in empties[:60]:
+                for r, m in ORIENTS[tile]:
+                    if board.placeable(c, m):
+                        x, y = xy_of(c)
+                        a = {"t": "tile", "tile": tile, "rot": r, "x": x, "y": y}
+                        if h != me:
+                            a["hand"] = h
+                        return a
+        return None
+
+    # ------------------------------------------------------------------ phase 2
+    def _best_move(self, rules, s: State, me: int, face: str):
+        """(squares left after, move) of the best way to carry out ``face``."""
+        st = s.seats[me]
+        table = R.route_table(s.board, st.line, st.dest, st.stops)
+        if face == "TOOLS":
+            d = table.distance(st.last, st.served)
+            return (d if d is not None else 999), R.Move((), st.served, False, None)
+        best = None
+        for mv in rules.moves(s, face):
+            if mv.win:
+                d = -1
+            else:
+                end = mv.path[-1] if mv.path else st.pos
+                d = table.distance(end, mv.served)
+                d = 999 if d is None else d
+            # ending on a station keeps tools cheap
+            on_station = 0 if (mv.path and R.is_station(s.board, mv.path[-1])) else 1
+            key = (d, on_station)
+            if best is None or key < best[0]:
+                best = (key, mv)
+        return best[0][0], best[1]
+
+    def _choose_die(self, rules, s: State, me: int) -> Action:
+        options = []
+        for i, face in enumerate(s.dice):
+            d, mv = self._best_move(rules, s, me, face)
+            options.append((d, face == "TOOLS", i, mv))
+        if self.level == "easy":
+            pool = [o for o in options if not o[1]] or options
+            d, _, i, _ = self.rng.choice(pool)
+            mvs = rules.moves(s, s.dice[i])
+            mv = self.rng.choice(mvs)
+            return {"t": "drive", "die": i, "path": [R.node_json(n) for n in mv.path]}
+        options.sort(key=lambda o: (o[0], o[1], o[2]))
+        d, _, i, mv = options[0]
+        return {"t": "drive", "die": i, "path": [R.node_json(n) for n in mv.path]}
+
+    def _roll_or_stop(self, rules, s: State, me: int) -> Action:
+        if s.used == 0 or s.classic:
+            return {"t": "roll"}
+        if self.level == "easy":
+            return {"t": "roll"} if self.rng.random() < 0.5 else {"t": "stop"}
+        st = s.seats[me]
+        table = R.route_table(s.board, st.line, st.dest, st.stops)
+        now = table.distance(st.pos, st.served)
+        if now is None:
+            return {"t": "stop"}
+        k = 3 - s.used
+        per_face = {}
+        for face in dict.fromkeys(s.faces):
+            per_face[face] = self._best_move(rules, s, me, face)[0]
+        faces = s.faces
+        expect = 0.0
+        total = 0
+        for combo in itertools.product(faces, repeat=k):
+            expect += min(per_face[f] for f in combo)
+            total += 1
+        expect /= total
+        margin = 0.0 if self.level == "hard" else 0.5
+        return {"t": "roll"} if expect < now - margin else {"t": "stop"}
+
+
+def make_bot(seat: int, level: str, seed: int = 0) -> StreetcarBot:
+    """A bot for ``seat`` (its decisions take the seat from the match) of ``level``; raises
+    ``ValueError`` for an unknown level."""
+    return StreetcarBot(level, seed * 10 + seat)
