@@ -22,6 +22,11 @@ from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable, Iterator
 
 import pymunk
+import pymunk.batch
+
+#: What :meth:`World._scan` reads of every body in one call (pymunk's batch API).
+_SCAN_FIELDS = (pymunk.batch.BodyFields.BODY_ID | pymunk.batch.BodyFields.POSITION
+                | pymunk.batch.BodyFields.VELOCITY | pymunk.batch.BodyFields.ANGULAR_VELOCITY)
 
 # --------------------------------------------------------------------------- collision categories
 #: Category bit of frames / boards (static scenery every lane meets).
@@ -226,6 +231,9 @@ class World:
         self._bodies: dict[Hashable, pymunk.Body] = {}
         self._reach: dict[Hashable, float] = {}
         self._unwatched: set[Hashable] = set()
+        self._by_id: dict[int, tuple[int, Hashable, pymunk.Body]] = {}   # body.id -> (order, key, body)
+        self._added = 0
+        self._buf = pymunk.batch.Buffer()
         self._cap = (make_velocity_cap(settings.max_speed)
                      if settings.max_speed and settings.cap_in_solver else None)
         self._before: list[Callable[[], None]] = []
@@ -259,6 +267,8 @@ class World:
             body.velocity_func = self._cap
         self.space.add(body, *shapes)
         self._bodies[key] = body
+        self._by_id[body.id] = (self._added, key, body)
+        self._added += 1
         self._reach[key] = _reach(shapes, body)
         self._calm_steps = 0
         self._settled = False
@@ -274,6 +284,7 @@ class World:
         self.space.remove(body, *list(body.shapes))
         del self._bodies[key]
         del self._reach[key]
+        del self._by_id[body.id]
         self._unwatched.discard(key)
         self._calm_steps = 0
         self._settled = False
@@ -342,25 +353,36 @@ class World:
             self._track()
 
     def _scan(self) -> None:
-        """Read every awake keyed body once: ``awake`` gets ``(key, x, y, speed)`` (speed = max of |v|
-        and |ω|·reach, mm/s); velocities above the cap are scaled down to it (the next step's position
-        update, which uses them, then never moves a body more than ``max_speed·dt``)."""
+        """Read every awake keyed body once: ``awake`` gets ``(key, x, y, speed)`` in the order the
+        bodies were added (speed = max of |v| and |ω|·reach, mm/s); velocities above the cap are
+        scaled down to it (the next step's position update, which uses them, then never moves a body
+        more than ``max_speed·dt``). One batch read for all bodies, then a sleep flag per body."""
         cap = None if self.settings.cap_in_solver else self.settings.max_speed
-        awake = []
+        buf = self._buf
+        buf.clear()
+        pymunk.batch.get_space_bodies(self.space, _SCAN_FIELDS, buf)
+        ids = memoryview(buf.int_buf()).cast("P")
+        vals = memoryview(buf.float_buf()).cast("d").tolist()
+        by_id = self._by_id
         reach = self._reach
-        for key, b in self._bodies.items():
+        rows = []
+        for i, bid in enumerate(ids):
+            entry = by_id.get(bid)
+            if entry is None:                  # the hand, the static body
+                continue
+            order, key, b = entry
             if b.is_sleeping:
                 continue
-            x, y = b.position
-            vx, vy = b.velocity
+            x, y, vx, vy, w = vals[5 * i:5 * i + 5]
             v = math.sqrt(vx * vx + vy * vy)
             if cap is not None and v > cap:
                 k = cap / v
                 b.velocity = (vx * k, vy * k)
                 v = cap
-            w = abs(b.angular_velocity) * reach[key]
-            awake.append((key, x, y, v if v > w else w))
-        self.awake = awake
+            w = abs(w) * reach[key]
+            rows.append((order, key, x, y, v if v > w else w))
+        rows.sort(key=lambda r: r[0])
+        self.awake = [r[1:] for r in rows]
 
     def _track(self) -> None:
         """Update the settle detector from the last scan (bodies removed or unwatched meanwhile and the
