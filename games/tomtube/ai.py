@@ -1,0 +1,463 @@
+"""Tom Tube bots (specs/tomtube.md "Bot").
+
+``bot`` (:class:`RouteBot`) plans its astronaut's tour - its own solar modules still holding a solar
+counter, in the better order, then home - over a *route graph* of the board: the tubes already there
+(own, neutral and printed tubes cheap, the other colour dearer because it costs a control counter),
+plus the tubes that rhombs could still bring (space edges and long diagonals over free triangles), plus
+space jumps along space edges (an energy counter each). Entering a sphere that is not complete yet costs
+a little per free triangle around it, since it has to be completed before anyone may stop or pass there.
+
+* Moving: each legal move is applied and the position valued as points (counters on the base, solar
+  counters, bonus) minus the remaining tour cost; the best move is taken if it beats placing a rhomb,
+  which is worth ``BUILD_VALUE``. Control and energy counters are spent when the shorter route pays for
+  the points they are worth. An alien counter is exchanged when the move it enables pays for the lost
+  point.
+* Placing: every slot and orientation of the drawn rhomb is scored by how much it shortens its own tour
+  and lengthens the opponent's (new tubes that join the two ends of a leg, potential tubes of the
+  opponent's route that it covers); the best few are valued exactly on the board after placing.
+* Filling isolated triangles: each piece and rotation is valued exactly; offered the other player's
+  triangles, it always fills (research A6).
+
+``random`` is :class:`sim.ai.RandomAgent`: a uniformly random legal action.
+Agents are seeded and never read the clock, so a bot game replays from its seed.
+"""
+from __future__ import annotations
+
+import heapq
+import random
+from typing import Any
+
+from sim.ai import RandomAgent
+from sim.core.rules import Action
+
+from .board import Board
+from .data import BASES, BONUS_POINTS_PER_TURN, SOLARS
+from .geometry import EDGE_TRIS, INTERIOR, MODULE_BY_NAME, SLOTS, TRI_CORNERS, rhomb_corners, rhomb_segments
+from .moves import FREE_COLOURS, can_reach_home, drift_paths, jump_targets
+from .rules import TomTubeRules, TomTubeState
+
+INF = float("inf")
+#: Route-graph costs, in turns (roughly).
+TUBE = 1.0          #: an own, neutral or printed tube segment
+FOREIGN = 3.0       #: a tube of the other colour (needs a control counter)
+BUILD = 2.0         #: a tube that a rhomb could still bring along a space edge over a free triangle
+BUILD_LONG = 3.0    #: a long diagonal over a free slot
+JUMP = 2.5          #: a space jump (needs an energy counter)
+NODE_PEN = 0.4      #: per free triangle around a sphere that is not complete yet
+LEG_CAP = 40.0      #: cost of a leg that cannot be travelled at all
+ALPHA = 1.0         #: points per turn of tour cost (own)
+ALPHA_OPP = 0.7     #: weight of the opponent's tour cost
+BUILD_VALUE = 1.0   #: what drawing and placing a rhomb is worth against moving
+EXACT = 8           #: placements valued exactly
+STATIC_CAP = 4000   #: states of the exact end-game search
+RISK_HORIZON = 6    #: placements left below which a possible stranding weighs in
+STRAND_RISK = 40.0  #: weight of a stranding that the end of placing would bring
+WIN = 1000.0
+
+
+# ------------------------------------------------------------------------------------ route graph
+def route_graph(board: Board, player: int) -> dict[str, list[tuple[str, float]]]:
+    """The route graph of ``player`` on ``board``: node -> [(neighbour, cost of going there)]; the cost
+    includes entering the neighbour. Memoised on the board."""
+    key = ("ai_graph", player)
+    hit = board.cache.get(key)
+    if hit is not None:
+        return hit
+    cov, ab, complete = board.covered, board.abandoned, board.complete
+    pens: dict[str, float | None] = {}
+
+    def pen(n: str) -> float | None:
+        v = pens.get(n, -1.0)
+        if v != -1.0:
+            return v
+        if n in complete:
+            mod = MODULE_BY_NAME.get(n)
+            v = None if (mod is not None and mod.owner != player) else 0.0
+        elif n[0] == "j":
+            v = 0.0
+        elif n in INTERIOR and board.can_complete(n):
+            v = NODE_PEN * board.free_around(n)
+        else:
+            v = None
+        pens[n] = v
+        return v
+
+    adj: dict[str, dict[str, float]] = {}
+
+    def add(u: str, v: str, w: float) -> None:
+        pu, pv = pen(u), pen(v)
+        if pu is None or pv is None:
+            return
+        a = adj.setdefault(u, {})
+        if w + pv < a.get(v, INF):
+            a[v] = w + pv
+        b = adj.setdefault(v, {})
+        if w + pu < b.get(u, INF):
+            b[u] = w + pu
+
+    ok = FREE_COLOURS[player]
+    for u, v, c, _du, _dv in board.segs:
+        add(u, v, TUBE if c in ok else FOREIGN)
+    for (a, b), tris in EDGE_TRIS.items():
+        if any(t not in cov and t not in ab for t in tris):
+            add(a, b, BUILD)
+        elif (a, b) not in board.inner:
+            add(a, b, JUMP)
+    for s in board.free_slots():
+        cs = rhomb_corners(s, 0)
+        add(cs["A"], cs["C"], BUILD_LONG)
+    out = {u: list(nb.items()) for u, nb in adj.items()}
+    board.cache[key] = out
+    return out
+
+
+def field(board: Board, player: int, src: str) -> dict[str, float]:
+    """Route-graph distances from ``src`` (memoised on the board)."""
+    key = ("ai_field", player, src)
+    hit = board.cache.get(key)
+    if hit is not None:
+        return hit
+    g = route_graph(board, player)
+    dist = {src: 0.0}
+    heap = [(0.0, src)]
+    while heap:
+        d, n = heapq.heappop(heap)
+        if d > dist[n]:
+            continue
+        for m, w in g.get(n, ()):
+            nd = d + w
+            if nd < dist.get(m, INF):
+                dist[m] = nd
+                heapq.heappush(heap, (nd, m))
+    board.cache[key] = dist
+    return dist
+
+
+def targets(s: TomTubeState, player: int) -> list[str]:
+    """Solar modules ``player`` still has to visit (none in the bonus phase, A16)."""
+    if s.bonus_for is not None:
+        return []
+    return [m for m in SOLARS[player] if m in s.solar_left]
+
+
+def legs(s: TomTubeState, player: int, board: Board | None = None, pos: str | None = None) -> list[tuple[str, str]]:
+    """The legs of ``player``'s best tour (from, to) on the current route graph."""
+    board = board or s.board
+    pos = pos or s.at[player]
+    base = BASES[player]
+    if s.bonus_for == player:
+        return []
+    ts = targets(s, player)
+    if not ts:
+        return [(pos, base)]
+    if len(ts) == 1:
+        return [(pos, ts[0]), (ts[0], base)]
+    a, b = ts
+    fa, fb, fh = field(board, player, a), field(board, player, b), field(board, player, base)
+    one = _leg(fa, pos) + _leg(fb, a) + _leg(fh, b)
+    two = _leg(fb, pos) + _leg(fa, b) + _leg(fh, a)
+    return [(pos, a), (a, b), (b, base)] if one <= two else [(pos, b), (b, a), (a, base)]
+
+
+def _leg(f: dict[str, float], n: str) -> float:
+    return min(f.get(n, INF), LEG_CAP)
+
+
+def tour_cost(s: TomTubeState, player: int, board: Board | None = None, pos: str | None = None) -> float:
+    """Estimated turns ``player`` still needs: to his remaining solar modules, then home. Once the board
+    can no longer change the count is exact (:func:`static_tour`) when the search stays small."""
+    if board is None and pos is None and (s.bonus_for is not None or not (s.stack and s.board.has_free_slot())):
+        exact = static_tour(s, player)
+        if exact is not None:
+            return exact
+    board = board or s.board
+    return sum(_leg(field(board, player, b), a) for a, b in legs(s, player, board, pos))
+
+
+def static_tour(s: TomTubeState, player: int, cap: int = STATIC_CAP) -> float | None:
+    """On a board that can no longer change: the fewest turns ``player`` needs to collect his remaining
+    solar counters and get home, or to get home without them at 5 points (turns) per solar counter left
+    behind - by a breadth-first search over (sphere, counters held, counters picked up) with the real
+    drift and jump rules (the other astronaut ignored). LEG_CAP * 3 if he cannot get home at all; None
+    when the search grows beyond ``cap`` states."""
+    if s.bonus_for == player:
+        return 0.0
+    board = s.board
+    e, c, a, _so = s.supply[player]
+    want = tuple(targets(s, player))
+    key = ("ai_static", player, s.at[player], e, c, a, tuple(sorted(s.counters.items())), want)
+    hit = board.cache.get(key, False)
+    if hit is not False:
+        return hit
+    home = BASES[player]
+    items = sorted(s.counters) + list(want)
+    bit = {n: 1 << i for i, n in enumerate(items)}
+    solar_bits = sum(bit[m] for m in want)
+    memo = board.cache.setdefault(("ai_static_moves", player), {})
+    start = (s.at[player], e, c, a, 0)
+    seen = {start}
+    frontier = [start]
+    depth = 0
+    full = home_only = INF
+    while frontier and full == INF and depth < home_only + 5.0 * len(want) and depth < 3 * LEG_CAP:
+        depth += 1
+        nxt = []
+        for node, e, c, a, picked in frontier:
+            stops = frozenset(n for n in items if not picked & bit[n])
+            for mode in ("drift", "control", "jump"):
+                if mode == "control" and c == 0 and a == 0 or mode == "jump" and e == 0 and a == 0:
+                    continue
+                mk = (node, stops, mode)
+                dests = memo.get(mk)
+                if dests is None:
+                    if mode == "jump":
+                        dests = jump_targets(board, node, None)
+                    else:
+                        dests = tuple(drift_paths(board, node, player, None, stops, mode == "control"))
+                    memo[mk] = dests
+                for d in dests:
+                    ne, nc, na = e, c, a
+                    if mode == "control":
+                        if nc == 0:
+                            na, nc, ne = na - 1, nc + 1, ne + 2
+                        nc -= 1
+                    elif mode == "jump":
+                        if ne == 0:
+                            na, nc, ne = na - 1, nc + 1, ne + 2
+                        ne -= 1
+                    np = picked
+                    if d in bit and not picked & bit[d]:
+                        np |= bit[d]
+                        kind = s.counters.get(d)
+                        if kind == "energy":
+                            ne += 1
+                        elif kind == "control":
+                            nc += 1
+                        elif kind == "alien":
+                            na += 1
+                    if d == home:
+                        if home_only == INF:
+                            home_only = depth
+                        if np & solar_bits == solar_bits:
+                            full = depth
+                        continue
+                    st = (d, ne, nc, na, np)
+                    if st not in seen:
+                        seen.add(st)
+                        nxt.append(st)
+        if len(seen) > cap:
+            board.cache[key] = None
+            return None
+        frontier = nxt
+    if home_only == INF:
+        out = 3 * LEG_CAP
+    else:
+        out = min(full, home_only + 5.0 * len(want))
+    board.cache[key] = out
+    return out
+
+
+def evaluate(rules: TomTubeRules, s: TomTubeState, me: int) -> float:
+    """Value of ``s`` for ``me``: points difference minus weighted tour costs; a finished game is worth
+    +-WIN plus the margin."""
+    b0, b1 = rules.breakdown(s, me)["total"], rules.breakdown(s, 1 - me)["total"]
+    if s.phase == "over":
+        w = rules.winner(s)
+        return (WIN if w == me else -WIN if w == 1 - me else 0.0) + (b0 - b1)
+    if s.bonus_for is not None:
+        # the bonus phase decides the game: the faster astronaut gains the turns counted so far plus the
+        # turns the slower one still needs; ties go to the faster one (A17)
+        slow = 1 - s.bonus_for
+        left = tour_cost(s, slow)
+        bonus = (s.bonus_turns + left) * BONUS_POINTS_PER_TURN
+        margin = (b0 - b1) + (bonus if me == s.bonus_for else -bonus)
+        return (WIN if margin > 0 or (margin == 0 and me == s.bonus_for) else -WIN) + margin
+    v = (b0 - b1) - ALPHA * tour_cost(s, me) + ALPHA_OPP * tour_cost(s, 1 - me)
+    left = min(len(s.stack), len(s.board.free_slots()))
+    if 0 < left < RISK_HORIZON:
+        # the board may soon stop changing: an astronaut who could not get home then is stranded
+        f = 1.0 - left / RISK_HORIZON
+        for p, sign in ((me, -1.0), (1 - me, 1.0)):
+            e, c, a, _so = s.supply[p]
+            if not can_reach_home(s.board, s.at[p], p, e, c, a, s.counters):
+                v += sign * STRAND_RISK * f
+    return v
+
+
+# ---------------------------------------------------------------------------------------- the bot
+class RouteBot:
+    """The Tom Tube bot (see the module docstring)."""
+
+    name = "bot"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def select_action(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        if s.phase == "turn":
+            return self._turn(rules, s, player)
+        if s.phase == "place":
+            return self._place(rules, s, player)
+        if s.phase in ("fill", "fill_other"):
+            return self._fill(rules, s, player)
+        acts = rules.legal_actions(s, player)
+        if not acts:
+            raise ValueError("no legal action")
+        return acts[0]
+
+    def _jitter(self) -> float:
+        return self.rng.random() * 1e-6
+
+    # ---------------------------------------------------------------------------------- turn
+    def _best_move(self, rules: TomTubeRules, s: TomTubeState, player: int) -> tuple[float, Action | None]:
+        best, best_v = None, -INF
+        for a in rules.legal_actions(s, player):
+            if a["t"] != "move":
+                continue
+            after, _ev = rules.apply(s, player, a)
+            v = evaluate(rules, after, player) + self._jitter()
+            if v > best_v:
+                best, best_v = a, v
+        return best_v, best
+
+    def _turn(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        now = evaluate(rules, s, player)
+        move_v, move = self._best_move(rules, s, player)
+        if rules.can_exchange(s, player):
+            ex, _ev = rules.apply(s, player, {"t": "exchange"})
+            ex_v, ex_move = self._best_move(rules, ex, player)
+            if ex_move is not None and ex_v > move_v + 1e-9 and ex_v - now > BUILD_VALUE:
+                return {"t": "exchange"}
+        can_draw = s.bonus_for is None and rules.placeable(s)
+        if move is not None and (not can_draw or move_v - now > BUILD_VALUE):
+            return move
+        if can_draw:
+            return {"t": "draw"}
+        if rules.can_exchange(s, player):
+            return {"t": "exchange"}
+        if move is not None:
+            return move
+        raise ValueError("no legal action")
+
+    # --------------------------------------------------------------------------------- place
+    def _place(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        rid = s.drawn
+        board = s.board
+        opp = 1 - player
+        my_legs = legs(s, player)
+        opp_legs = legs(s, opp)
+        my_fields = {x: field(board, player, x) for leg in my_legs for x in leg}
+        opp_fields = {x: field(board, opp, x) for leg in opp_legs for x in leg}
+        opp_path = self._path_edges(board, opp, opp_legs)
+        scored = []
+        for slot in board.free_slots():
+            for flip in (0, 1):
+                segs = rhomb_segments(slot, rid, flip)
+                gain = self._gain(segs, player, my_legs, my_fields)
+                given = self._gain(segs, opp, opp_legs, opp_fields)
+                block = self._blocks(slot, segs, opp, opp_path)
+                scored.append((ALPHA * gain - ALPHA_OPP * given + ALPHA_OPP * block + self._jitter(), slot, flip))
+        scored.sort(reverse=True)
+        best, best_v = None, -INF
+        for _approx, slot, flip in scored[:EXACT]:
+            a = {"t": "place", "slot": slot, "flip": flip}
+            after, _ev = rules.apply(s, player, a)
+            v = evaluate(rules, after, player) + self._jitter()
+            if v > best_v:
+                best, best_v = a, v
+        return best
+
+    @staticmethod
+    def _gain(segs, player: int, lgs, fields) -> float:
+        """Tour shortening from new tube segments joining the two ends of a leg (first-order)."""
+        ok = FREE_COLOURS[player]
+        links = []
+        # a rhomb tube split at its energy sphere still links its two corners
+        ends: dict[str, list[str]] = {}
+        for u, v, c, _du, _dv in segs:
+            w = TUBE if c in ok else FOREIGN
+            if u[0] == "c" or v[0] == "c":
+                centre, other = (u, v) if u[0] == "c" else (v, u)
+                ends.setdefault(centre, []).append(other)
+                links.append((u, v, w))
+            else:
+                links.append((u, v, w))
+        for centre, ks in ends.items():
+            for i in range(len(ks)):
+                for j in range(i + 1, len(ks)):
+                    links.append((ks[i], ks[j], 2 * TUBE))
+        total = 0.0
+        for a, b in lgs:
+            fa, fb = fields[a], fields[b]
+            old = _leg(fb, a)
+            new = old
+            for u, v, w in links:
+                new = min(new, fa.get(u, INF) + w + fb.get(v, INF), fa.get(v, INF) + w + fb.get(u, INF))
+            total += old - new
+        return total
+
+    @staticmethod
+    def _path_edges(board: Board, player: int, lgs) -> set[frozenset[str]]:
+        """Pairs of nodes next to each other on ``player``'s best routes."""
+        g = route_graph(board, player)
+        out: set[frozenset[str]] = set()
+        for a, b in lgs:
+            fb = field(board, player, b)
+            n = a
+            for _ in range(60):
+                if n == b or n not in fb:
+                    break
+                nxt = None
+                for m, w in g.get(n, ()):
+                    if m in fb and abs(fb[n] - (w + fb[m])) < 1e-9 and (nxt is None or m < nxt):
+                        nxt = m
+                if nxt is None:
+                    break
+                out.add(frozenset((n, nxt)))
+                n = nxt
+        return out
+
+    @staticmethod
+    def _blocks(slot: int, segs, opp: int, opp_path: set[frozenset[str]]) -> float:
+        """Cost of the opponent's potential tubes over this slot's triangles that his route counted on
+        and that the rhomb does not give him."""
+        _e, t1, t2 = SLOTS[slot]
+        given = {frozenset((u, v)) for u, v, c, _du, _dv in segs if c in FREE_COLOURS[opp]}
+        lost = 0.0
+        pairs = set()
+        for t in (t1, t2):
+            cs = TRI_CORNERS[t]
+            pairs |= {frozenset((cs[i], cs[j])) for i in range(3) for j in range(i + 1, 3)}
+        cs = rhomb_corners(slot, 0)
+        pairs.add(frozenset((cs["A"], cs["C"])))
+        for p in pairs:
+            if p in opp_path and p not in given:
+                lost += BUILD
+        return lost
+
+    # ---------------------------------------------------------------------------------- fill
+    def _fill(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        best, best_v = None, -INF
+        for a in rules.legal_actions(s, player):
+            if a["t"] != "fill":
+                continue
+            after, _ev = rules.apply(s, player, a)
+            # keep tube pieces for later when a plain one does as well
+            v = evaluate(rules, after, player) + (0.05 if a["piece"] == "plain" else 0.0) + self._jitter()
+            if v > best_v:
+                best, best_v = a, v
+        if best is None:
+            return {"t": "leave"}
+        return best
+
+
+AGENTS = {"bot": RouteBot, "random": RandomAgent}
+
+
+def make_agent(name: str, seed: int = 0):
+    """A Tom Tube agent by name ("bot" or "random"); KeyError naming the known ones otherwise."""
+    try:
+        cls = AGENTS[name]
+    except KeyError:
+        raise KeyError(f"unknown player {name!r} (known: {', '.join(AGENTS)})") from None
+    return cls(seed)
