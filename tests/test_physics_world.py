@@ -4,7 +4,6 @@ independently (free fall, geometry), simulated time only."""
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import pymunk
 import pytest

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from games.tokami import driver, model
-from games.tokami.driver import Attempt, AttemptOver, SettleRun, replay, run_plan, settle_action
+from games.tokami.driver import Attempt, AttemptOver, Playback, SettleRun, replay, run_plan, settle_action
 from games.tokami.world import SETTINGS, TokamiWorld, outside_v
 
 L, T = model.STICK_LENGTH, model.STICK_THICK
@@ -410,7 +410,36 @@ def test_raise_in_the_plane_is_higher_and_replays_bit_identically(cube):   # §8
     print(f"\n[figure] lift 40 mm: highest point {hp_before:.1f} -> {hp_after:.1f} mm")
     assert hp_after > hp_before + model.RAISE_MARGIN
     assert json.dumps(run_plan(st, plan)) == json.dumps(act)
-    assert json.dumps(replay(st, act["hand"]).action) == json.dumps(act)
+    assert json.dumps(replay(st, json.loads(json.dumps(act["hand"]))).action) == json.dumps(act)
+
+
+def test_a_live_attempt_shown_settling_replays_step_by_step(cube):
+    """The screen's way: inputs per frame, the pile shown settling after the release, then finish; a
+    slow-motion playback of the recorded track gives the same action."""
+    sid = 24
+    st = state("raise", cube, held=sid)
+    x, y, a = cube[sid][2:]
+    att = Attempt(st)
+    att.grab((x + 10.0, y - 10.0))
+    for i in range(1, 41):                    # 40 frames of 4 steps, the mouse going up
+        att.move((x + 10.0, y - 10.0 + i), a)
+        att.step(4)
+    att.release()
+    shown = 0
+    while not att.world.is_settled():
+        att.step()
+        shown += 1
+    act = att.finish()
+    assert shown > 0 and act["placed"] and act["hand"][-1] == [att.steps, "finish"]
+    with pytest.raises(AttemptOver):
+        att.grab()
+    pb = Playback(st, act["hand"])
+    n = 0
+    while not pb.done:
+        pb.step()
+        n += 1
+    assert json.dumps(pb.attempt.action) == json.dumps(act)
+    assert n >= att.steps
 
 
 def test_a_stick_put_back_lower_is_not_higher(cube):                        # §8 item 6
@@ -534,6 +563,10 @@ def test_touch_move_displacement_and_bad_inputs(cube):
         run_plan(state("raise", cube, held=31), [["center", 1.0, 2.0]])
     with pytest.raises(ValueError):
         replay(state("raise", cube, held=31), [["grab"]])
+    with pytest.raises(ValueError):
+        replay(state("raise", cube, held=31), [[5, "grab"], [2, "release"]])
+    with pytest.raises(ValueError):
+        replay(state("raise", cube, held=31), [[0, "teleport"]])
 
 
 def test_overlong_hand_track_is_left_out(cube, monkeypatch):
@@ -549,6 +582,7 @@ def test_driver_actions_are_accepted_by_the_rules():
     from sim.core.match import Match
     from sim.core.rules import PHYSICS
 
+    assert driver.HAND_LIMIT == rules_mod.HAND_LIMIT
     m = Match(rules_mod.TokamiRules(), {"players": 2, "seats": ["human", "human"]}, seed=5)
     assert m.state.phase == "settle"
     m.submit(PHYSICS, settle_action(m.state))

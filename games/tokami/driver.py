@@ -9,7 +9,8 @@ specs/tokami.md "Rule terms", "Play expectations"; research/tokami.md §4 "Deter
   inputs one fixed step (1/240 s) at a time, records them (the "hand" track), stops at the first fall
   (the hand lets go), settles after release and produces the contract's ``raised`` / ``drawn`` action.
   The screen drives it with the mouse; the bots with :func:`run_plan` (scripted waypoints, no drawing).
-* :func:`replay` re-runs a recorded hand track on the same state (a visual replay of the turn).
+* :class:`Playback` re-runs a recorded hand track on the same state one step at a time (the visual,
+  slow-motion replay of a turn); :func:`replay` runs it at once.
 
 Units: mm, rad, s; y up; origin at the crossing of the X.
 """
@@ -112,7 +113,8 @@ class Attempt:
     :meth:`lift_out`, :meth:`set_ghost`, :meth:`drop`, :meth:`release`; time passes with :meth:`step`.
     The attempt **stops** at the first fall (the hand lets go, a carried ghost is lost) and, in a draw,
     when the stick is taken; then only :meth:`step`, :meth:`release` and :meth:`finish` are accepted
-    (:class:`AttemptOver` otherwise; moving an empty hand is always a no-op).
+    (:class:`AttemptOver` otherwise; moving an empty hand is always a no-op). When the player is done,
+    :meth:`close` (the screen may keep stepping to show the pile settle) and :meth:`finish`.
 
     Raise: the held stick may be dragged in the plane and released, or lifted out of the plane
     (:meth:`lift_out`: an along-stick always, an across-stick when ``world.can_leave_plane``), carried as
@@ -151,6 +153,7 @@ class Attempt:
         self._target = (0.0, 0.0)
         self._angle = 0.0
         self._last_move: tuple | None = None
+        self._closed_at: int | None = None
 
     # ---------------------------------------------------------------- reading
     @property
@@ -194,6 +197,8 @@ class Attempt:
         self.track.append([self.world.steps, *entry])
 
     def _live(self, what: str) -> None:
+        if self._closed_at is not None:
+            raise AttemptOver(f"cannot {what}: the attempt is closed")
         if self.stopped:
             raise AttemptOver(f"cannot {what}: the attempt has stopped ({self.stopped})")
 
@@ -334,18 +339,31 @@ class Attempt:
                 self.stopped = "taken"
         return fell
 
-    def finish(self, max_time: float | None = None) -> dict:
-        """End the attempt: the hand lets go, the pile settles (``max_time`` s, default 10 s; falls are
-        still detected), and the contract's action is returned: ``{"t": "raised", "placed", "poses",
-        "fallen", "hand"}`` or ``{"t": "drawn", "taken", "poses", "fallen", "hand"}`` ("hand" is left
-        out when the track is longer than ``HAND_LIMIT``). Calling it again returns the same action."""
-        if self.action is not None:
-            return self.action
+    def close(self) -> None:
+        """The player is done: the hand lets go and ``finish`` is recorded at this step; the pile may
+        then be stepped (shown settling) before :meth:`finish`. Further inputs raise
+        :class:`AttemptOver`."""
+        if self._closed_at is not None:
+            return
         self.release()
         self._record("finish")
+        self._closed_at = self.world.steps
         if not self.stopped:
             self.stopped = "finished"
-        self.settle_result = self.world.settle(max_time)
+
+    def finish(self, max_time: float | None = None) -> dict:
+        """End the attempt (:meth:`close` if not yet), let the pile settle (at most ``max_time`` s,
+        default 10 s, counted from the close; falls are still detected) and return the contract's
+        action: ``{"t": "raised", "placed", "poses", "fallen", "hand"}`` or ``{"t": "drawn", "taken",
+        "poses", "fallen", "hand"}`` ("hand" is left out when the track is longer than
+        ``HAND_LIMIT``). Calling it again returns the same action."""
+        if self.action is not None:
+            return self.action
+        self.close()
+        settings = self.world.world.settings
+        limit = settings.settle_timeout if max_time is None else max_time
+        left = round(limit / settings.dt) - (self.world.steps - self._closed_at)
+        self.settle_result = self.world.settle(max_steps=max(0, left))
         poses = self.world.poses()
         if self.kind == "raise":
             action = {"t": "raised", "placed": self.stick in poses}
@@ -491,35 +509,86 @@ def place_plan(state: Any, pose: Pose, wait: float = 0.0) -> list[list]:
     return plan
 
 
+class Playback:
+    """A recorded hand ``track`` re-run on ``state`` one step at a time (the slow-motion replay of a
+    turn, or practice mode's "show me again"): :meth:`step` applies the inputs due at the current step
+    and advances one step; once the track closes it keeps stepping until the pile settles (or 10 s),
+    then finishes. ``attempt`` is the live :class:`Attempt` (draw its ``world``); ``done`` once
+    finished. Raises ``ValueError`` for a malformed track (entries ``[step, op, *args]`` in step
+    order)."""
+
+    _OPS = {"grab", "move", "lift", "ghost", "drop", "release", "finish"}
+
+    def __init__(self, state: Any, track: Sequence[Sequence[Any]], stick: int | None = None):
+        if not isinstance(track, (list, tuple)):
+            raise ValueError("a hand track is a list of [step, op, ...] entries")
+        last = 0
+        for i, entry in enumerate(track):
+            if (not isinstance(entry, (list, tuple)) or len(entry) < 2 or isinstance(entry[0], bool)
+                    or not isinstance(entry[0], int) or entry[0] < last):
+                raise ValueError(f"hand track entry {i} is not [step, op, ...] in step order")
+            if entry[1] not in self._OPS:
+                raise ValueError(f"hand track entry {i}: unknown op {entry[1]!r}")
+            last = entry[0]
+        self.attempt = Attempt(state, stick)
+        self.track = [list(e) for e in track]
+        self._next = 0
+
+    @property
+    def done(self) -> bool:
+        return self.attempt.action is not None
+
+    def _apply_due(self) -> None:
+        att = self.attempt
+        while (self._next < len(self.track) and self.track[self._next][0] == att.steps
+               and att._closed_at is None):
+            op, args = self.track[self._next][1], self.track[self._next][2:]
+            self._next += 1
+            if op == "grab":
+                att.grab(args)
+            elif op == "move":
+                att.move(args[:2], args[2])
+            elif op == "lift":
+                att.lift_out(*args)
+            elif op == "ghost":
+                att.set_ghost(*args)
+            elif op == "drop":
+                att.drop()
+            elif op == "release":
+                att.release()
+            elif op == "finish":
+                att.close()
+        if self._next >= len(self.track):
+            att.close()                            # a track cut short closes where it ends
+
+    def step(self) -> None:
+        """Apply the inputs due now and advance one step; once closed, step until the pile settles
+        (or 10 s), then finish. A no-op once done."""
+        if self.done:
+            return
+        att = self.attempt
+        self._apply_due()
+        if att._closed_at is not None:
+            settings = att.world.world.settings
+            limit = round(settings.settle_timeout / settings.dt)
+            if att.world.is_settled() or att.steps - att._closed_at >= limit:
+                att.finish()
+                return
+        att.step()
+
+    def run(self) -> Attempt:
+        """Play the rest at once and return the finished attempt."""
+        att = self.attempt
+        while att._closed_at is None:
+            self._apply_due()
+            if att._closed_at is None:
+                att.step()
+        att.finish()
+        return att
+
+
 def replay(state: Any, track: Sequence[Sequence[Any]], stick: int | None = None) -> Attempt:
     """Re-run a recorded hand ``track`` on ``state`` and return the finished :class:`Attempt` (its
     ``action`` equals the recorded one bit for bit on the same machine and pymunk build). Raises
     ``ValueError`` for a malformed track."""
-    att = Attempt(state, stick)
-    if not isinstance(track, (list, tuple)):
-        raise ValueError("a hand track is a list of [step, op, ...] entries")
-    for i, entry in enumerate(track):
-        if (not isinstance(entry, (list, tuple)) or len(entry) < 2 or isinstance(entry[0], bool)
-                or not isinstance(entry[0], int) or entry[0] < att.steps):
-            raise ValueError(f"hand track entry {i} is not [step, op, ...] in step order")
-        att.step(entry[0] - att.steps)
-        op, args = entry[1], list(entry[2:])
-        if op == "grab":
-            att.grab(args)
-        elif op == "move":
-            att.move(args[:2], args[2])
-        elif op == "lift":
-            att.lift_out(*args)
-        elif op == "ghost":
-            att.set_ghost(*args)
-        elif op == "drop":
-            att.drop()
-        elif op == "release":
-            att.release()
-        elif op == "finish":
-            att.finish()
-            return att
-        else:
-            raise ValueError(f"hand track entry {i}: unknown op {op!r}")
-    att.finish()
-    return att
+    return Playback(state, track, stick).run()

@@ -366,10 +366,15 @@ class TokamiWorld:
         self.world.step(n)
         return list(self._new_falls)
 
-    def settle(self, max_time: float | None = None) -> SettleResult:
-        """Step until the pile has settled or ``max_time`` s (default 10 s) passed; falls are detected
-        on the way and listed in :attr:`fallen`."""
-        return self.world.settle(max_time)
+    def settle(self, max_time: float | None = None, max_steps: int | None = None) -> SettleResult:
+        """Step until the pile has settled or ``max_time`` s (default 10 s; or ``max_steps`` steps)
+        passed; falls are detected on the way and listed in :attr:`fallen`."""
+        return self.world.settle(max_time, max_steps)
+
+    def speeds(self) -> dict[int, float]:
+        """Speed (mm/s, the larger of |v| and |ω| times the half length) of every stick on the X that
+        was awake after the last step (for wobble cues); sleeping sticks are left out."""
+        return {sid: v for sid, _x, _y, v in self.world.awake if sid not in self._falling}
 
     # ------------------------------------------------------------ taking out
     def can_leave_plane(self, sid: int) -> bool:

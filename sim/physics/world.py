@@ -411,11 +411,13 @@ class World:
         ``settle_hold`` s. False before the first step and after any body is added or removed."""
         return self._settled
 
-    def settle(self, max_time: float | None = None) -> SettleResult:
-        """Step until :meth:`is_settled` or ``max_time`` s (default ``settings.settle_timeout``) of
-        simulated time have passed. Returns whether it settled and how long it took (s)."""
-        limit = self.settings.settle_timeout if max_time is None else max_time
-        max_steps = max(0, math.ceil(limit / self.settings.dt - 1e-9))
+    def settle(self, max_time: float | None = None, max_steps: int | None = None) -> SettleResult:
+        """Step until :meth:`is_settled` or ``max_time`` s (default ``settings.settle_timeout``; or
+        exactly ``max_steps`` steps) of simulated time have passed; returns at once when already
+        settled. Returns whether it settled and how long it took (s)."""
+        if max_steps is None:
+            limit = self.settings.settle_timeout if max_time is None else max_time
+            max_steps = max(0, math.ceil(limit / self.settings.dt - 1e-9))
         taken = 0
         while not self._settled and taken < max_steps:
             self.step()
