@@ -130,9 +130,10 @@ class TokamiWorld:
         self._falling: dict[int, int] = {}      # fallen, still tumbling: id -> step it fell at
         self._linger_steps = max(1, round(FALL_LINGER / settings.dt))
         self._build_frame()
-        for sid in sorted(poses):
+        for sid in poses:
             if isinstance(sid, bool) or not isinstance(sid, int):
                 raise ValueError(f"stick ids are whole numbers, not {sid!r}")
+        for sid in sorted(poses):
             colour = None
             if colours is not None:
                 if isinstance(colours, Mapping):
@@ -255,7 +256,8 @@ class TokamiWorld:
     def loads(self) -> dict[int, float]:
         """Load of every stick on the X in stick weights: the sum of the magnitudes of its contact
         impulses in the last step over its weight's impulse ``m·g·dt`` (research §5: 1.4-12.5 in the
-        fresh cube; a stick resting alone on the flat table would read 1). Meaningful after a step."""
+        fresh cube; a stick lying on a flat surface with nothing on it would read 1, one wedged in the
+        V corner √2). Meaningful after a step (a freshly built world has no contacts yet)."""
         unit = model.STICK_MASS * model.GRAVITY * self.world.settings.dt
         out: dict[int, float] = {}
         for sid in self.ids():
@@ -433,8 +435,10 @@ class TokamiWorld:
         return True
 
     def remove(self, sid: int) -> None:
-        """Take stick ``sid`` off the X without any push (e.g. a drawn stick lifted clear)."""
+        """Take stick ``sid`` out of the space without any push (e.g. a drawn stick lifted clear).
+        ``KeyError`` if it is not in the space."""
         self.world.remove_body(sid)
+        self._falling.pop(sid, None)
 
     # -------------------------------------------------------------------- hand
     def grab(self, sid: int, point: tuple[float, float] | None = None) -> None:
