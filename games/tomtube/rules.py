@@ -695,3 +695,55 @@ def snapshot(s: TomTubeState) -> dict[str, Any]:
             "stock": list(s.stock), "counters": dict(sorted(s.counters.items())),
             "solar_left": sorted(s.solar_left), "turn": s.turn, "phase": s.phase, "turns": s.turns,
             "bonus_for": s.bonus_for, "bonus_turns": s.bonus_turns, "end": s.end, "stranded": list(s.stranded)}
+
+
+def build_state(rules: TomTubeRules, *, rhombs=(), pieces=(), abandoned=(), at: tuple[str, str] | None = None,
+                supply=None, counters: dict[str, str] | None = None, solar_left=None, turn: int = 0,
+                stack=None, config: dict[str, Any] | None = None, bonus_for: int | None = None,
+                phase: str = "turn", strict: bool = True) -> TomTubeState:
+    """A hand-built position (for tests, tutorials and pictures), consistent with the box contents.
+
+    ``rhombs``: ``(slot, rhomb id, flip)``; ``pieces``: ``(tri, owner, piece, rot)`` (placed without the
+    isolation rule); ``abandoned``: triangles left empty for good; ``at``: both astronauts' nodes (default
+    their bases); ``supply``: per player ``(energy, control, alien, solar)`` (default the start);
+    ``counters``: node -> kind on the board; ``solar_left``: solar modules still holding their counter
+    (default: those whose owner has not collected them, by ``supply``). The stack holds every rhomb not
+    on the board unless ``stack`` is given; the hands lose the pieces on the board; the stock holds what
+    is neither on the board nor in a supply. Raises ValueError when the counts break the contents;
+    ``strict=False`` allows more triangle pieces than the hands hold (filler for movement and scoring
+    positions; such a state does not pass ``invariants``).
+    """
+    s = rules.initial_state(dict(config or {}, first=turn))
+    board = s.board
+    for slot, rid, flip in rhombs:
+        board = board.place_rhomb(slot, rid, flip)
+    for tri, owner, piece, rot in pieces:
+        board = board.place_piece(tri, owner, piece, rot)
+    if abandoned:
+        board = board.abandon(abandoned)
+    placed = {rid for _s, rid, _f in board.rhombs}
+    if len(placed) != len(board.rhombs):
+        raise ValueError("a rhomb is placed twice")
+    custom_stack = stack is not None
+    stack = tuple(sorted(stack)) if custom_stack else tuple(r for r in RHOMB_IDS if r not in placed)
+    if set(stack) & placed:
+        raise ValueError("a rhomb on the board is also in the stack")
+    hands = tuple(tuple(TRIANGLE_SET[pc] - sum(1 for _t, o, x, _r in board.pieces if o == p and x == pc)
+                        for pc in TRIANGLE_PIECES) for p in (0, 1))
+    if not strict:
+        hands = tuple(tuple(max(0, x) for x in h) for h in hands)
+    supply = tuple(tuple(x) for x in supply) if supply is not None else s.supply
+    counters = dict(counters or {})
+    if solar_left is None:
+        solar_left = frozenset(m for p in (0, 1) for m in SOLARS[p][supply[p][S]:])
+    stock = tuple(STOCK[k] - supply[0][KIND_INDEX[k]] - supply[1][KIND_INDEX[k]]
+                  - sum(1 for v in counters.values() if v == k) for k in COUNTER_KINDS)
+    out = replace(s, board=board, stack=stack, hands=hands, at=tuple(at) if at else s.at, supply=supply,
+                  stock=stock, counters=counters, solar_left=frozenset(solar_left), turn=turn, phase=phase,
+                  bonus_for=bonus_for)
+    # a shorter stack stands for rhombs left in the box
+    bad = [m for m in rules.invariants(out) if not (custom_stack and m == "rhombs not conserved")
+           and not (not strict and "triangles" in m)]
+    if min(stock) < 0 or any(min(h) < 0 for h in hands) or bad:
+        raise ValueError("not a position of the box: " + "; ".join(bad or ["too many counters or triangles"]))
+    return out
