@@ -320,6 +320,41 @@ class Engine:
             counts[STATUS[c]] += 1
         return counts[RED], counts[5], counts[WHITE], counts[6]
 
+    def gain(self, x: int) -> int:
+        """How much ``val`` would change if the side to move placed on hex ``x`` (not checked for
+        legality); computed without changing anything (a bot's move ordering)."""
+        code = self.code
+        near = self.near
+        t = self.table
+        p = self.to_move
+        old = code[x]
+        new = p * OWNER_MUL + CODE_LOS[p][old] * HEIGHT_MUL + old % HEIGHT_MUL
+        v = t[new] - t[old]
+        oo = old // OWNER_MUL
+        rx = self.geo.rays[x]
+        if oo == 0:
+            add = DELTA[p]
+            x6 = x * 6
+            for d in range(6):
+                b = near[x6 + OPP[d]]
+                dd = add - DELTA[code[b] // OWNER_MUL] if b >= 0 else add
+                if dd:
+                    for y in rx[d]:
+                        c0 = code[y]
+                        v += t[c0 + dd] - t[c0]
+                        if c0 >= OWNER_MUL:
+                            break
+        elif oo != p:
+            dd = DELTA[p] - DELTA[oo]
+            if dd:
+                for ray in rx:
+                    for y in ray:
+                        c0 = code[y]
+                        v += t[c0 + dd] - t[c0]
+                        if c0 >= OWNER_MUL:
+                            break
+        return v
+
     # ---------------------------------------------------------------- changes
     def _change(self, x: int, new: int) -> None:
         """Set hex ``x`` to code ``new`` (owner and height; its sight part is kept) and update sight."""
@@ -462,6 +497,36 @@ class Engine:
         if self.val != sum(self.table[c] for c in self.code):
             bad.append("running value differs from a recount")
         return bad
+
+
+def random_playout(e: Engine, rng: random.Random, max_plies: int | None = None) -> int:
+    """Play uniformly random legal placements from ``e`` (passing only when the side to move has
+    none) until neither side can place or ``max_plies`` turns are made; returns the turns made. Random
+    hexes are tried first (rejection sampling, still uniform over the legal ones), then a full scan."""
+    n = e.n
+    code = e.code
+    plies = 0
+    randrange = rng.randrange
+    while max_plies is None or plies < max_plies:
+        leg = LEGAL[e.to_move]
+        mv = -1
+        for _ in range(8):
+            i = randrange(n)
+            if leg[code[i]]:
+                mv = i
+                break
+        if mv < 0:
+            moves = [i for i, c in enumerate(code) if leg[c]]
+            if moves:
+                mv = moves[randrange(len(moves))]
+        if mv < 0:
+            if e.passes:
+                break
+            e.pass_turn()
+        else:
+            e.play(mv)
+        plies += 1
+    return plies
 
 
 # ------------------------------------------------------------------------------ match state
