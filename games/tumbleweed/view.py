@@ -1,0 +1,1215 @@
+"""The Tumbleweed screen (specs/tumbleweed.md; seed 004 "Options" and "Player preference options").
+
+Layout at the logical 1280x800 px: the hexhex board on the left (fitted to the board side), a side
+panel on the right with the two players (colour, who plays, running score, whose turn, the bot's
+"thinking" mark), the buttons (Pass, Undo, Rules, Menu), the preferences and the move list in
+notation.
+
+What the screen shows, as the seed's aids and preferences say:
+
+* **Player aid** (a table option, chosen in the set-up dialog and kept in the config): Beginner and
+  Intermediate count controlled empty hexes in the running score and show a suicidal move's preview in
+  grey; Beginner also highlights controlled hexes (influence) and outlines captures that are not
+  suicidal; Expert counts stacks only, shows the preview in the mover's colour without its height, and
+  reveals the territory at the end (the end card, and the influence overlay once the game is over).
+* **Preferences** (side panel toggles, remembered in ``data_dir()/tumbleweed.json``): move confirmation
+  (a click shows the preview, a second click on it plays), last-move highlight (a yellow tone),
+  coordinates around the board (AbstractPlay names, ``notation``), influence (controlled empty hexes in
+  the controller's colour with a dot or ring, contested ones striped light red; key I) and the capture
+  outlines (dashed sky blue).
+* The stale reminder ("passing is recommended") when the rules raise it, and an end card with both
+  players' stacks, territory and score.
+
+Seats: seat 0 is the host (places the starting stacks, and in the free set-up the neutral stack), seat 1
+the guest (chooses a colour with two buttons). Each seat is a human at this machine (two humans:
+hot-seat) or a bot; a bot thinks in a :class:`sim.ai.worker.BotWorker` (never on the frame) and its move
+is shown no sooner than ``BOT_DELAY`` s after the previous one.
+
+Keys: P pass, I influence, C coordinates, R / W choose red / white, Enter play the previewed move,
+Ctrl+Z undo (back to before your last move: the bot's replies and your move; hot-seat: the last move),
+V the end card / the board, Esc drops a preview (else the app's menu), F1 rules (the app's).
+
+Scene contract (sim/app/scene.py): positions come from ``event.pos`` only; ``draw`` never changes the
+match; animation and bots run from ``update(dt)``.
+"""
+from __future__ import annotations
+
+import math
+import os
+import random
+import sys
+import traceback
+from typing import Any
+
+import pygame
+
+from sim.ai.worker import BotWorker
+from sim.app.scene import Scene, WheelSteps
+from sim.app.setup_view import Choice, SeatSetupScene
+from sim.app.widgets import Button, dim_backdrop, mix
+from sim.core import storage
+from sim.core.hexgrid import SQRT3, pixel_to_hex
+from sim.core.match import Match
+from sim.core.rules import IllegalAction
+
+from . import draw
+from .notation import LETTERS, cell_name, move_tokens, sight_summary
+from .rules import (CODE_LOS, CODE_OWNER, COLOUR_NAMES, EMPTY, GUEST, HOST, NEUTRAL, NEUTRAL_HEIGHT, RED,
+                    WHITE, TumbleweedState, cell_count, contested, control, is_suicidal,
+                    nonsuicidal_captures, preview_height, scores)
+
+W_LOGICAL, H_LOGICAL = 1280, 800
+BOARD = pygame.Rect(0, 0, 896, 800)
+PANEL = pygame.Rect(896, 0, 384, 800)
+PX = PANEL.x + 18                  # panel content left edge
+PW = PANEL.w - 36                  # panel content width
+PLAYERS_CARD = pygame.Rect(PX, 70, PW, 136)
+BUTTONS_Y = 216
+OPTIONS_CARD = pygame.Rect(PX, 268, PW, 152)
+MOVES_CARD = pygame.Rect(PX, 430, PW, 318)
+STATUS_Y = 28                      # centre of the status pill over the board
+BOT_DELAY = 0.5                    # s a move stays on screen before a bot's reply is shown
+MOVE_LINE = 21                     # px per line of the move list
+
+#: Preferences (seed "Player preference options") with their defaults and panel labels.
+PREF_DEFAULTS = {"confirm": True, "last_move": True, "coords": True, "influence": True, "captures": True}
+PREF_LABELS = {"confirm": "Confirm moves", "last_move": "Last move", "coords": "Coordinates (C)",
+               "influence": "Influence (I)", "captures": "Capture outlines"}
+#: Preferences that only act at the Beginner aid (seed: "This option does not have any effect in
+#: Intermediate and Expert player aid level").
+BEGINNER_ONLY = ("influence", "captures")
+
+ENDED = {"passes": "two passes in a row", "no_moves": "neither player can place a stack",
+         "stale": "the stale rule (5 turns without any change of hands)"}
+
+
+# ------------------------------------------------------------------------------ preferences
+def prefs_path():
+    """Where the preferences are kept: ``data_dir()/tumbleweed.json`` (key ``"prefs"``)."""
+    return storage.data_dir() / "tumbleweed.json"
+
+
+def load_prefs() -> dict[str, bool]:
+    """The stored preferences over :data:`PREF_DEFAULTS` (unknown keys and non-booleans ignored)."""
+    data = storage.load_json_or(prefs_path(), {})
+    out = dict(PREF_DEFAULTS)
+    prefs = data.get("prefs") if isinstance(data, dict) else None
+    if isinstance(prefs, dict):
+        for k in PREF_DEFAULTS:
+            if isinstance(prefs.get(k), bool):
+                out[k] = prefs[k]
+    return out
+
+
+def save_prefs(prefs: dict[str, bool]) -> None:
+    """Store the preferences atomically; a write error is reported on stderr and otherwise ignored."""
+    data = storage.load_json_or(prefs_path(), {})
+    if not isinstance(data, dict):
+        data = {}
+    data["prefs"] = {k: bool(prefs.get(k, v)) for k, v in PREF_DEFAULTS.items()}
+    try:
+        storage.write_json_atomic(prefs_path(), data)
+    except OSError as e:
+        print(f"playtable: cannot save Tumbleweed preferences: {e}", file=sys.stderr)
+
+
+# ------------------------------------------------------------------------------ set-up dialog
+class TumbleweedSetupScene(SeatSetupScene):
+    """The launcher's set-up dialog for Tumbleweed: the two seats (P1 the host, P2 the guest) and the
+    table options size, set-up, scoring and player aid. The config it starts has no ``players`` key
+    (Tumbleweed always has two seats)."""
+
+    def config(self) -> dict:
+        cfg = super().config()
+        cfg.pop("players", None)
+        return cfg
+
+    def _build(self) -> None:
+        super()._build()
+        # wider option buttons than the generic dialog's, so "Intermediate" fits
+        right = self.box.right - 36
+        for row in self.option_rows:
+            x0 = row[0].rect.x
+            n = len(row)
+            w = min(160, (right - x0 - 6 * (n - 1)) // n)
+            for j, btn in enumerate(row):
+                btn.rect.x = x0 + j * (w + 6)
+                btn.rect.w = w
+
+
+SETUP_OPTIONS = (
+    Choice("size", "Board size", (6, 8, 10, 11), ("6", "8 (standard)", "10", "11"), default=8),
+    Choice("setup", "Set-up", ("original", "free"), ("Original", "Free"), default="original"),
+    Choice("strict", "Scoring", (False, True), ("Territory", "Stacks only"), default=False),
+    Choice("aid", "Player aid", ("beginner", "intermediate", "expert"), ("Beginner", "Intermediate", "Expert"),
+           default="beginner"),
+)
+
+
+def describe_config(config: dict) -> str:
+    """One line about a validated config for the set-up dialog."""
+    n = config["size"]
+    setup = "P1 (host) places the neutral stack and both starting stacks" if config["setup"] == "free" else \
+        "P1 (host) places both starting stacks"
+    return f"Side {n}: {cell_count(n)} hexes. {setup}; P2 (guest) chooses a colour; red moves first."
+
+
+def make_setup_scene(app: Any, spec: Any) -> TumbleweedSetupScene:
+    """The set-up dialog (``GameSpec.make_setup``)."""
+    return TumbleweedSetupScene(app, spec, min_players=2, max_players=2, max_handicap=0,
+                                describe=describe_config, options=SETUP_OPTIONS, heading="New game")
+
+
+# ------------------------------------------------------------------------------ demo positions
+def demo_match(size: int = 8, plies: int = 30, seed: int = 1, level: str = "easy",
+               config: dict | None = None) -> Match:
+    """A match played by two ``level`` bots (node-budgeted, so no clock is read) until ``plies`` play
+    turns have been made or the game ends: for screenshots, tests and benchmarks."""
+    from .ai import make_agent
+    from .rules import TumbleweedRules
+
+    rules = TumbleweedRules()
+    cfg = {"size": size, "seats": ["human", "human"], **(config or {})}
+    m = Match(rules, cfg, seed)
+    agents = [make_agent(level, seed * 2 + k, node_budget=2000) for k in (0, 1)]
+    while not m.is_over() and m.state.ply < plies:
+        p = m.active_players()[0]
+        m.submit(p, agents[p].select_action(rules, m.state, p))
+    return m
+
+
+# ------------------------------------------------------------------------------------ scene
+class TumbleweedScene(Scene):
+    """A Tumbleweed match on ``match`` (any state: it draws whatever position the match is in).
+
+    ``opts``: ``prefs`` (a dict over :data:`PREF_DEFAULTS`; default: the stored preferences).
+    """
+
+    title = "Tumbleweed"
+
+    def __init__(self, app: Any, match: Match, **opts: Any):
+        super().__init__(app)
+        self.match = match
+        self.rules = match.rules
+        self.seats: list[str] = list(match.config.get("seats", ["human", "human"]))
+        self.aid: str = match.config.get("aid", "beginner")
+        prefs = opts.get("prefs")
+        self.prefs: dict[str, bool] = dict(PREF_DEFAULTS)
+        self.prefs.update(load_prefs() if prefs is None else {k: bool(v) for k, v in prefs.items()
+                                                              if k in PREF_DEFAULTS})
+        self.worker = BotWorker("tumbleweed-bot")
+        self._job: tuple[Any, int] | None = None        # (state, seat) the bot is thinking about
+        self._ready: tuple[Any, dict] | None = None      # (state, action) waiting for BOT_DELAY
+        self.bot_error: str | None = None
+        self.since = BOT_DELAY                          # s since the last action was shown
+        self.clock = 0.0
+        self.hover: tuple[int, int] | None = None
+        self.pending: tuple[int, int] | None = None      # the previewed placement (confirmation)
+        self.setup_red: tuple[int, int] | None = None    # the host's red hex while choosing white
+        self.pass_armed = False                          # a game-ending pass waits for a second press
+        self.msg: tuple[str, tuple, float] | None = None
+        self.show_result = True
+        self.move_scroll = 0                             # lines scrolled up from the end of the list
+        self.wheel = WheelSteps()
+        self._ended_sound = match.is_over()
+        self._stacks = draw.Stacks(lambda size: self.app.font(size, True))
+        self._texts: dict[tuple, pygame.Surface] = {}
+        self._board_cache: tuple[tuple, pygame.Surface] | None = None
+        self._pos_cache: tuple[tuple, Any, pygame.Surface] | None = None
+        self._moves_cache: tuple[tuple, list[str]] | None = None
+        self._layout()
+        self._build_buttons()
+        self.on_enter()
+
+    # ------------------------------------------------------------------ lifecycle
+    def on_enter(self) -> None:
+        if self._on_events not in self.match.listeners:
+            self.match.listeners.insert(0, self._on_events)
+
+    def on_exit(self) -> None:
+        self.worker.cancel()
+        self._job = self._ready = None
+        try:
+            self.match.listeners.remove(self._on_events)
+        except ValueError:
+            pass
+
+    # ------------------------------------------------------------------ seats and state
+    @property
+    def state(self) -> TumbleweedState:
+        return self.match.state
+
+    @property
+    def theme(self):
+        return self.app.theme
+
+    def is_bot(self, seat: int | None) -> bool:
+        return seat is not None and self.seats[seat].startswith("bot:")
+
+    def to_act(self) -> int | None:
+        """The seat that acts now (None when the game is over)."""
+        act = self.rules.active_players(self.state)
+        return act[0] if act else None
+
+    def human_turn(self) -> bool:
+        """Whether a human at this machine is to act."""
+        seat = self.to_act()
+        return seat is not None and not self.is_bot(seat)
+
+    def seat_name(self, seat: int) -> str:
+        """"You", "Bot (hard)", "Player 1", "Bot 2 (easy)" depending on who sits where."""
+        humans = sum(1 for s in self.seats if s == "human")
+        kind = self.seats[seat]
+        if kind == "human":
+            return "You" if humans == 1 else f"Player {seat + 1}"
+        level = kind.split(":", 1)[1]
+        return f"Bot ({level})" if humans >= 1 else f"Bot {seat + 1} ({level})"
+
+    def colour_name(self, seat: int) -> str | None:
+        c = self.state.colour_of(seat)
+        return None if c is None else COLOUR_NAMES[c]
+
+    def who(self, colour: int) -> str:
+        """"Red (you)", "White (hard bot)", "Red (Player 1)" style label of the player of ``colour``."""
+        seat = self.state.seat_of(colour)
+        name = COLOUR_NAMES[colour].capitalize()
+        if seat is None:
+            return name
+        kind = self.seats[seat]
+        humans = sum(1 for s in self.seats if s == "human")
+        if kind == "human":
+            who = "you" if humans == 1 else f"Player {seat + 1}"
+        else:
+            level = kind.split(":", 1)[1]
+            who = f"{level} bot" if humans else f"bot {seat + 1}, {level}"
+        return f"{name} ({who})"
+
+    def influence_shown(self) -> bool:
+        """The influence overlay: Beginner aid with the preference on, or any aid once the game is over
+        (the territory is revealed at the end)."""
+        return self.prefs["influence"] and (self.aid == "beginner" or self.match.is_over())
+
+    def captures_shown(self) -> bool:
+        return (self.prefs["captures"] and self.aid == "beginner" and self.state.phase == "play"
+                and self.human_turn())
+
+    def shown_scores(self) -> dict[str, dict[str, Any]]:
+        """Per colour: ``{"stacks", "territory", "score", "territory_shown"}`` as the aid allows: Expert
+        shows stacks only until the game is over."""
+        sc = scores(self.state)
+        hide = self.aid == "expert" and not self.match.is_over()
+        out = {}
+        for name, v in sc.items():
+            out[name] = dict(v, territory_shown=not hide)
+            if hide:
+                out[name]["score"] = v["stacks"]
+        return out
+
+    # ------------------------------------------------------------------ geometry
+    def _layout(self) -> None:
+        n = self.state.size
+        # the board with a ring of labels: 2n+1 hexes wide, 3n+2 corner radii high (+ the status strip)
+        s_w = (BOARD.w - 24) / (SQRT3 * (2 * n + 1))
+        s_h = (BOARD.h - 96) / (3 * n + 2)
+        self.s = max(8, int(min(s_w, s_h)))
+        self.origin = (BOARD.centerx, BOARD.centery + 22)
+
+    def cell_pos(self, cell) -> tuple[int, int]:
+        """Screen centre (px) of axial ``cell``."""
+        q, r = cell
+        return (round(self.origin[0] + self.s * SQRT3 * (q + r / 2)), round(self.origin[1] + self.s * 1.5 * r))
+
+    def cell_at(self, pos) -> tuple[int, int] | None:
+        """The board hex under ``pos`` (px), or None."""
+        if not BOARD.collidepoint(pos):
+            return None
+        c = pixel_to_hex(pos[0] - self.origin[0], pos[1] - self.origin[1], self.s)
+        return c if self.state.geo.on_board(c) else None
+
+    # ------------------------------------------------------------------ buttons
+    def _build_buttons(self) -> None:
+        bw = (PW - 18) // 4
+        xs = [PX + k * (bw + 6) for k in range(4)]
+        self.b_pass = Button((xs[0], BUTTONS_Y, bw, 42), "Pass", self.do_pass, font_size=17, tooltip="P")
+        self.b_undo = Button((xs[1], BUTTONS_Y, bw, 42), "Undo", self.do_undo, font_size=17, tooltip="Ctrl+Z")
+        self.b_rules = Button((xs[2], BUTTONS_Y, bw, 42), "Rules", self.do_rules, font_size=17, tooltip="F1")
+        self.b_menu = Button((xs[3], BUTTONS_Y, bw, 42), "Menu", self.do_menu, font_size=17, style="quiet",
+                             tooltip="Esc")
+        self.panel_buttons = [self.b_pass, self.b_undo, self.b_rules, self.b_menu]
+        self.pref_buttons: dict[str, Button] = {}
+        half = (PW - 28 - 8) // 2
+        for k, key in enumerate(PREF_DEFAULTS):
+            x = OPTIONS_CARD.x + 14 + (k % 2) * (half + 8)
+            y = OPTIONS_CARD.y + 34 + (k // 2) * 38
+            self.pref_buttons[key] = Button((x, y, half, 32), "", lambda key=key: self.toggle_pref(key),
+                                            font_size=14)
+        # the guest's colour choice (a card over the board)
+        box = self.choice_box()
+        half = (box.w - 36 - 10) // 2
+        self.b_red = Button((box.x + 18, box.bottom - 56, half, 42), "Red: 1st (R)",
+                            lambda: self.do_choose("red"), style="primary", font_size=16)
+        self.b_white = Button((box.x + 28 + half, box.bottom - 56, half, 42), "White: 2nd (W)",
+                              lambda: self.do_choose("white"), font_size=16)
+        # the end card
+        ec = self.end_box()
+        self.b_again = Button((ec.centerx - 255, ec.bottom - 66, 160, 46), "Play again", self.do_play_again,
+                              style="primary", font_size=18)
+        self.b_launch = Button((ec.centerx - 80, ec.bottom - 66, 160, 46), "Launcher", self.do_menu, font_size=18)
+        self.b_view = Button((ec.centerx + 95, ec.bottom - 66, 160, 46), "View board (V)", self.do_toggle_result,
+                             font_size=17)
+        self.b_show = Button((BOARD.centerx - 90, BOARD.bottom - 58, 180, 42), "Show result (V)",
+                             self.do_toggle_result, font_size=17, style="primary")
+        self.end_buttons = [self.b_again, self.b_launch, self.b_view]
+        self._refresh_buttons()
+
+    def choice_box(self) -> pygame.Rect:
+        """The colour-choice card: in the panel, over the preferences, so the whole board stays visible."""
+        return pygame.Rect(PX, OPTIONS_CARD.y, PW, OPTIONS_CARD.h)
+
+    def end_box(self) -> pygame.Rect:
+        box = pygame.Rect(0, 0, 600, 330)
+        box.center = (BOARD.centerx, BOARD.centery)
+        return box
+
+    def _refresh_buttons(self) -> None:
+        st = self.state
+        human = self.human_turn()
+        self.b_pass.enabled = st.phase == "play" and human
+        self.b_pass.label = "Pass!" if self.pass_armed else "Pass"
+        self.b_undo.enabled = self.undo_steps() > 0
+        for key, b in self.pref_buttons.items():
+            on = self.prefs[key]
+            b.label = ("✓ " if on else "") + PREF_LABELS[key]
+            b.style = "primary" if on else "normal"
+
+    def choosing(self) -> bool:
+        """Whether the colour-choice card is up (a human guest chooses)."""
+        return self.state.phase == "choose" and self.human_turn()
+
+    def active_buttons(self) -> list[Button]:
+        over = self.match.is_over()
+        if over and self.show_result:
+            return list(self.end_buttons)
+        out = list(self.panel_buttons)
+        if self.choosing():
+            out += [self.b_red, self.b_white]
+        else:
+            out += list(self.pref_buttons.values())
+        if over:
+            out.append(self.b_show)
+        return out
+
+    # ------------------------------------------------------------------ feedback
+    def _sound(self, name: str) -> None:
+        audio = getattr(self.app, "audio", None)
+        if audio is not None:
+            audio.play(name)
+
+    def say(self, text: str, colour=None, seconds: float = 2.8) -> None:
+        """Show ``text`` under the status line for ``seconds`` s."""
+        self.msg = (text, colour or self.theme.text, self.clock + seconds)
+
+    def refuse(self, reason: str) -> None:
+        self.say(reason[:1].upper() + reason[1:], self.theme.bad)
+        self._sound("reject")
+
+    # ------------------------------------------------------------------ actions
+    def submit(self, seat: int, action: dict) -> bool:
+        """Submit ``action`` for ``seat``; a refused one is reported with its reason. Returns whether it
+        was applied."""
+        try:
+            self.match.submit(seat, action)
+        except IllegalAction as e:
+            self.refuse(str(e))
+            return False
+        return True
+
+    def click_cell(self, cell: tuple[int, int]) -> None:
+        """A left click on board hex ``cell``."""
+        st = self.state
+        if self.match.is_over():
+            return
+        seat = self.to_act()
+        if seat is None:
+            return
+        if self.is_bot(seat):
+            self.refuse(f"Wait: {self.seat_name(seat)} is to play")
+            return
+        if st.phase == "neutral":
+            self.submit(seat, {"t": "neutral", "q": cell[0], "r": cell[1]})
+        elif st.phase == "setup":
+            owner, _h = st.stack(cell)
+            if owner != EMPTY:
+                self.refuse("that hex holds the neutral stack: the starting stacks go on empty hexes")
+            elif self.setup_red is None:
+                self.setup_red = cell
+                self._sound("click")
+            elif self.setup_red == cell:
+                self.setup_red = None
+                self._sound("click")
+            else:
+                red = self.setup_red
+                if self.submit(seat, {"t": "setup", "red": list(red), "white": list(cell)}):
+                    self.setup_red = None
+        elif st.phase == "choose":
+            self.refuse("choose a colour first: red moves first, white second")
+        elif st.phase == "play":
+            act = {"t": "place", "q": cell[0], "r": cell[1]}
+            try:
+                self.rules.check(st, seat, act)
+            except IllegalAction as e:
+                self.pending = None
+                self.refuse(str(e))
+                return
+            if self.prefs["confirm"] and self.pending != cell:
+                self.pending = cell
+                self._sound("click")
+                return
+            self.pending = None
+            self.submit(seat, act)
+
+    def confirm_pending(self) -> None:
+        """Play the previewed placement (Enter)."""
+        if self.pending is not None and self.state.phase == "play" and self.human_turn():
+            cell = self.pending
+            self.pending = None
+            self.submit(self.to_act(), {"t": "place", "q": cell[0], "r": cell[1]})
+
+    def do_pass(self) -> None:
+        """Pass (P). With confirmation on, a pass that would end the game (the opponent has just
+        passed) needs a second press."""
+        st = self.state
+        if st.phase != "play" or not self.human_turn():
+            if st.phase in ("neutral", "setup", "choose"):
+                self.refuse("set-up steps cannot be passed")
+            return
+        if st.passes >= 1 and self.prefs["confirm"] and not self.pass_armed:
+            self.pass_armed = True
+            self.say("Your opponent passed: passing now ends the game. Press Pass (P) again to end it.",
+                     self.theme.accent, 5.0)
+            self._sound("click")
+            return
+        self.pass_armed = False
+        self.pending = None
+        self.submit(self.to_act(), {"t": "pass"})
+
+    def undo_steps(self) -> int:
+        """How many log entries Ctrl+Z takes back: the bots' actions since the last human action and that
+        action itself (0 when there is none, the game is over, or the undo policy forbids it)."""
+        m = self.match
+        if m.is_over():
+            return 0
+        k = m.cursor
+        n = 0
+        while k > 0:
+            entry = m.log[k - 1]
+            p = entry["p"]
+            if p < 0 or not self.rules.undoable(m.states[k - 1], p, entry["a"]):
+                return 0
+            n += 1
+            if not self.is_bot(p):
+                return n
+            k -= 1
+        return 0
+
+    def do_undo(self) -> None:
+        """Ctrl+Z: back to the position before the last human action."""
+        n = self.undo_steps()
+        if n == 0:
+            self.refuse("the game is over: nothing can be taken back" if self.match.is_over()
+                        else "nothing to undo")
+            return
+        self.worker.cancel()
+        self._job = self._ready = None
+        for _ in range(n):
+            p = self.match.log[self.match.cursor - 1]["p"]
+            if not self.match.undo(p):
+                break
+        self.pending = None
+        self.setup_red = None
+        self.pass_armed = False
+        self._sound("undo")
+
+    def do_choose(self, colour: str) -> None:
+        if not self.choosing():
+            return
+        self.submit(self.to_act(), {"t": "choose", "colour": colour})
+
+    def toggle_pref(self, key: str) -> None:
+        """Flip preference ``key`` and remember it."""
+        self.prefs[key] = not self.prefs[key]
+        save_prefs(self.prefs)
+        on = "on" if self.prefs[key] else "off"
+        note = ""
+        if key in BEGINNER_ONLY and self.aid != "beginner":
+            note = " (it shows at the Beginner aid only" + (", and at the end)" if key == "influence" else ")")
+        self.say(f"{PREF_LABELS[key].split(' (')[0]}: {on}{note}", self.theme.text_dim)
+        if key == "confirm" and not self.prefs[key]:
+            self.pending = None
+        self._sound("click")
+
+    def do_rules(self) -> None:
+        from . import SPEC
+        self.app.show_rules(SPEC)
+
+    def do_menu(self) -> None:
+        self.app.to_launcher()
+
+    def do_toggle_result(self) -> None:
+        if self.match.is_over():
+            self.show_result = not self.show_result
+
+    def do_play_again(self) -> None:
+        """A new match with the same config (seats, options) and a fresh seed."""
+        from . import SPEC
+        seed = int.from_bytes(os.urandom(4), "big")
+        match = Match(self.rules, dict(self.match.config), seed)
+        self.app.start_match(SPEC, match)
+        self._sound("start")
+
+    # ------------------------------------------------------------------ match events
+    def _on_events(self, match: Match, events: list) -> None:
+        self.since = 0.0
+        self.pending = None
+        self.pass_armed = False
+        self.move_scroll = 0
+        th = self.theme
+        sounds = []
+        for e in events:
+            kind = e.get("e")
+            if kind == "place":
+                sounds.append("gobble" if e.get("kind") == "capture" else "place")
+            elif kind == "pass":
+                sounds.append("out")
+                seat = e.get("seat")
+                if seat is not None and match.state.phase == "play":
+                    self.say(f"{self.who(RED if e['colour'] == 'red' else WHITE)} passed", th.text_dim, 3.0)
+            elif kind in ("setup", "neutral", "choose"):
+                sounds.append("place" if kind != "choose" else "click")
+            elif kind == "stale_reminder":
+                self.say("Nothing has changed hands for 3 turns: passing is recommended", th.accent, 5.0)
+            elif kind == "end":
+                sounds.append(self._end_sound(e))
+                self.show_result = True
+        if sounds:
+            self._sound(sounds[-1])
+
+    def _end_sound(self, e: dict) -> str:
+        humans = [s for s in (0, 1) if not self.is_bot(s)]
+        if len(humans) == 1 and e.get("winner") is not None:
+            return "win" if e["winner"] == humans[0] else "lose"
+        return "win"
+
+    # ------------------------------------------------------------------ bots
+    def _bot_job(self, st: TumbleweedState, seat: int):
+        level = self.seats[seat].split(":", 1)[1]
+        seed = (self.match.seed * 1000003 + self.match.cursor * 7919 + seat) & 0x7FFFFFFF
+        rules = self.rules
+
+        def job(cancelled):
+            from .ai import make_agent
+            agent = make_agent(level, seed, cancel=cancelled)
+            return agent.select_action(rules, st, seat)
+        return job
+
+    def _fallback(self, st: TumbleweedState, seat: int) -> dict:
+        """A legal action when a bot fails: a random placement, else a pass (else the first action)."""
+        acts = self.rules.legal_actions(st, seat)
+        places = [a for a in acts if a["t"] != "pass"]
+        rng = random.Random(f"{self.match.seed}/{self.match.cursor}")
+        return rng.choice(places) if places else acts[0]
+
+    def _drive_bot(self) -> None:
+        st = self.state
+        seat = self.to_act()
+        if seat is None or not self.is_bot(seat):
+            if self._job is not None:
+                self.worker.cancel()
+                self._job = self._ready = None
+            return
+        if self._job is None or self._job[0] is not st:
+            self.worker.cancel()
+            self._ready = None
+            self._job = (st, seat)
+            self.worker.start(self._bot_job(st, seat))
+        if self._ready is None:
+            try:
+                done, act = self.worker.poll()
+            except Exception as e:  # noqa: BLE001 - a broken bot must not stop the game
+                traceback.print_exc(file=sys.stderr)
+                self.bot_error = f"{self.seat_name(seat)} failed ({e.__class__.__name__}); it played at random"
+                done, act = True, self._fallback(st, seat)
+            if done:
+                self._ready = (st, act)
+        if self._ready is not None and self._ready[0] is st and self.since >= BOT_DELAY:
+            act = self._ready[1]
+            self._job = self._ready = None
+            try:
+                self.match.submit(seat, act)
+            except IllegalAction as e:
+                self.bot_error = f"{self.seat_name(seat)} chose an illegal move ({e}); it played at random"
+                self.match.submit(seat, self._fallback(st, seat))
+
+    def bot_thinking(self) -> bool:
+        """Whether a bot is working on its move now (the "thinking" mark)."""
+        seat = self.to_act()
+        return self.is_bot(seat) and not self.match.is_over()
+
+    # ------------------------------------------------------------------ input
+    def handle_event(self, event: Any) -> bool:
+        et = event.type
+        if et == pygame.MOUSEMOTION:
+            for b in self.active_buttons():
+                b.handle_event(event)
+            self.hover = self.cell_at(event.pos)
+            return True
+        if et in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            for b in self.active_buttons():
+                if b.handle_event(event):
+                    self._refresh_buttons()
+                    return True
+            if et == pygame.MOUSEBUTTONUP:
+                return True
+            if event.button == 3:
+                self.pending = None
+                self.setup_red = None
+                return True
+            if event.button != 1:
+                return True
+            if self.match.is_over() and self.show_result:
+                return True
+            cell = self.cell_at(event.pos)
+            self.hover = cell
+            if cell is not None:
+                self.click_cell(cell)
+            elif BOARD.collidepoint(event.pos):
+                self.pending = None
+            self._refresh_buttons()
+            return True
+        if et == pygame.MOUSEWHEEL:
+            steps = self.wheel.feed(event)
+            if steps:
+                self.move_scroll = max(0, self.move_scroll + steps)
+            return True
+        if et == pygame.KEYDOWN:
+            consumed = self._key(event)
+            self._refresh_buttons()
+            return consumed
+        return False
+
+    def _key(self, event: Any) -> bool:
+        k = event.key
+        mods = getattr(event, "mod", 0)
+        if mods & pygame.KMOD_CTRL:
+            if k == pygame.K_z:
+                self.do_undo()
+                return True
+            return False
+        if mods & (pygame.KMOD_ALT | pygame.KMOD_META):
+            return False
+        if k == pygame.K_ESCAPE:
+            if self.pending is not None or self.setup_red is not None or self.pass_armed:
+                self.pending = None
+                self.setup_red = None
+                self.pass_armed = False
+                return True
+            return False   # the app: back to the launcher (the match stays autosaved)
+        if k == pygame.K_p:
+            self.do_pass()
+        elif k == pygame.K_i:
+            self.toggle_pref("influence")
+        elif k == pygame.K_c:
+            self.toggle_pref("coords")
+        elif k == pygame.K_v:
+            self.do_toggle_result()
+        elif k in (pygame.K_r, pygame.K_w) and self.choosing():
+            self.do_choose("red" if k == pygame.K_r else "white")
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            self.confirm_pending()
+        else:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ update
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        self.since += dt
+        if self.msg is not None and self.clock >= self.msg[2]:
+            self.msg = None
+        if getattr(self.app, "top", self) is not self:
+            return   # under a dialog (rules, replay controls) the game pauses
+        if not self.match.is_over():
+            self._drive_bot()
+        if self.pending is not None and not (self.state.phase == "play" and self.human_turn()):
+            self.pending = None
+        self._refresh_buttons()
+
+    # ------------------------------------------------------------------ drawing helpers
+    def _text(self, text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
+        key = (text, size, tuple(colour), bold)
+        img = self._texts.get(key)
+        if img is None:
+            if len(self._texts) > 800:
+                self._texts.clear()
+            img = self._texts[key] = self.app.font(size, bold).render(text, True, colour)
+        return img
+
+    def _blit_text(self, surface, text, size, colour, bold=False, **anchor) -> pygame.Rect:
+        img = self._text(text, size, colour, bold)
+        return surface.blit(img, img.get_rect(**anchor))
+
+    def _pill(self, surface, text, centre, colour, fg=None, size=17) -> pygame.Rect:
+        img = self._text(text, size, fg or self.theme.text, True)
+        r = img.get_rect(center=centre)
+        box = r.inflate(30, 14)
+        pygame.draw.rect(surface, colour, box, border_radius=box.h // 2)
+        pygame.draw.rect(surface, mix(colour, self.theme.panel_edge, 0.6), box, 1, border_radius=box.h // 2)
+        surface.blit(img, r)
+        return box
+
+    def _card(self, surface, rect, label=None) -> None:
+        th = self.theme
+        pygame.draw.rect(surface, mix(th.panel, th.bg, 0.35), rect, border_radius=12)
+        pygame.draw.rect(surface, mix(th.panel, th.panel_edge, 0.6), rect, 1, border_radius=12)
+        if label:
+            self._blit_text(surface, label, 13, th.text_dim, True, topleft=(rect.x + 14, rect.y + 10))
+
+    def red(self):
+        return draw.red_colour(self.theme)
+
+    def _hex(self, surface, cell, fill=None, edge=None, width=1, scale=1.0) -> None:
+        x, y = self.cell_pos(cell)
+        pts = draw.hex_points(x, y, self.s * scale)
+        if fill is not None:
+            pygame.draw.polygon(surface, fill, pts)
+        if edge is not None:
+            pygame.draw.polygon(surface, edge, pts, width)
+
+    # ------------------------------------------------------------------ board layers
+    def _board_layer(self) -> pygame.Surface:
+        """The empty board with its coordinates (cached per size, zoom, palette and the preference)."""
+        st = self.state
+        key = (st.size, self.s, self.theme.name, self.prefs["coords"])
+        if self._board_cache is not None and self._board_cache[0] == key:
+            return self._board_cache[1]
+        surf = pygame.Surface(BOARD.size, pygame.SRCALPHA)
+        geo = st.geo
+        n = st.size
+        s = self.s
+        # the rim: a flat-top hexagon around the pointy-top cells
+        ox, oy = self.origin
+        rad = n * SQRT3 * s
+        big = [(ox + rad * math.cos(math.radians(60 * i)), oy + rad * math.sin(math.radians(60 * i)))
+               for i in range(6)]
+        pygame.draw.polygon(surf, draw.BOARD_RIM, big)
+        pygame.draw.polygon(surf, mix(draw.BOARD_RIM, (0, 0, 0), 0.4), big, 2)
+        for cell in geo.cells:
+            self._hex(surf, cell, draw.CELL, draw.CELL_EDGE, 1, 0.97)
+        if self.prefs["coords"]:
+            col = mix(self.theme.text, draw.BOARD_RIM, 0.15)
+            size = max(9, round(s * 0.5))
+            rows: dict[int, int] = {}
+            for q, r in geo.cells:
+                rows[r] = min(rows.get(r, q), q)
+            for r, q0 in rows.items():
+                x, y = self.cell_pos((q0 - 1, r))
+                self._blit_text(surf, LETTERS[n - 1 - r], size, col, True, center=(x + s * 0.15, y))
+            lowest: dict[int, tuple[int, int]] = {}
+            for q, r in geo.cells:
+                j = int(cell_name(n, (q, r))[1:])
+                if j not in lowest or r > lowest[j][1]:
+                    lowest[j] = (q, r)
+            for j, (q, r) in lowest.items():   # below the line's lowest hex (the lines run down-right)
+                x, y = self.cell_pos((q, r + 1))
+                self._blit_text(surf, str(j), size, col, True, center=(x - s * 0.2, y - s * 0.3))
+        self._board_cache = (key, surf)
+        return surf
+
+    def _position_layer(self) -> pygame.Surface:
+        """Overlays (influence, last move, capture outlines) and the stacks of the current position
+        (cached per position and display options)."""
+        st = self.state
+        infl = self.influence_shown()
+        caps = self.captures_shown()
+        last = self.prefs["last_move"]
+        key = (id(st), self.s, self.theme.name, infl, caps, last)
+        if self._pos_cache is not None and self._pos_cache[0] == key and self._pos_cache[1] is st:
+            return self._pos_cache[2]
+        surf = pygame.Surface(BOARD.size, pygame.SRCALPHA)
+        geo = st.geo
+        s = self.s
+        red = self.red()
+        if infl:
+            status = control(st)
+            cont = set(contested(st))
+            for i, cell in enumerate(geo.cells):
+                x, y = self.cell_pos(cell)
+                if status[i] == 5:
+                    self._hex(surf, cell, mix(draw.CELL, red, 0.45), None, 1, 0.97)
+                    pygame.draw.circle(surf, mix(red, (0, 0, 0), 0.15), (x, y), max(2, s * 0.16))
+                elif status[i] == 6:
+                    self._hex(surf, cell, mix(draw.CELL, draw.WHITE_TOKEN, 0.6), None, 1, 0.97)
+                    pygame.draw.circle(surf, draw.WHITE_EDGE, (x, y), max(3, s * 0.2), max(1, round(s * 0.07)))
+                elif i in cont:
+                    draw.stripes(surf, x, y, s, draw.CONTESTED, max(2, round(s * 0.1)))
+        if last and st.last is not None:
+            cell = geo.cells[st.last]
+            self._hex(surf, cell, mix(draw.CELL, draw.LAST_MOVE, 0.7), None, 1, 0.97)
+        for i, c in enumerate(st.code):
+            o = CODE_OWNER[c]
+            if o:
+                h = c // 49 % 7
+                self._stacks.blit(surf, o, h, self.cell_pos(geo.cells[i]), s, red)
+        if last and st.last is not None:
+            self._hex(surf, geo.cells[st.last], None, draw.LAST_MOVE, max(2, round(s * 0.12)), 0.93)
+        if caps:
+            for cell in nonsuicidal_captures(st):
+                x, y = self.cell_pos(cell)
+                draw.dashed_hex(surf, x, y, s * 0.96, draw.CAPTURE_MARK, max(2, round(s * 0.11)))
+        self._pos_cache = (key, st, surf)
+        return surf
+
+    # ------------------------------------------------------------------ draw
+    def draw(self, surface: pygame.Surface) -> None:
+        th = self.theme
+        pygame.draw.rect(surface, th.bg, BOARD)
+        surface.blit(self._board_layer(), BOARD.topleft)
+        surface.blit(self._position_layer(), BOARD.topleft)
+        self._draw_previews(surface)
+        self._draw_status(surface)
+        self._draw_panel(surface)
+        if self.match.is_over():
+            if self.show_result:
+                self._draw_result(surface)
+            else:
+                self.b_show.draw(surface, self.app)
+
+    def _preview_cell(self) -> tuple[tuple[int, int] | None, bool]:
+        """The hex whose would-be stack is previewed and whether it is the confirmed (clicked) one."""
+        if self.pending is not None:
+            return self.pending, True
+        return self.hover, False
+
+    def _draw_previews(self, surface) -> None:
+        st = self.state
+        if self.match.is_over() or not self.human_turn():
+            return
+        s = self.s
+        red = self.red()
+        cell, firm = self._preview_cell()
+        if st.phase == "neutral" and self.hover is not None:
+            self._stacks.blit(surface, NEUTRAL, NEUTRAL_HEIGHT, self.cell_pos(self.hover), s, red, alpha=150)
+            return
+        if st.phase == "setup":
+            if self.setup_red is not None:
+                self._stacks.blit(surface, RED, 1, self.cell_pos(self.setup_red), s, red)
+                self._hex(surface, self.setup_red, None, self.theme.highlight, 2, 0.95)
+            h = self.hover
+            if h is not None and h != self.setup_red and st.stack(h)[0] == EMPTY:
+                owner = WHITE if self.setup_red is not None else RED
+                self._stacks.blit(surface, owner, 1, self.cell_pos(h), s, red, alpha=150)
+            return
+        if st.phase != "play" or cell is None:
+            return
+        p = st.to_move
+        height = preview_height(st, cell)
+        legal = height > 0 and height > st.stack(cell)[1]
+        if not legal:
+            if not firm:
+                x, y = self.cell_pos(cell)
+                draw.dashed_hex(surface, x, y, s * 0.9, mix(self.theme.bad, draw.CELL, 0.3), 2, 4)
+            return
+        expert = self.aid == "expert"
+        grey = not expert and is_suicidal(st, cell)
+        if not expert:
+            self._draw_sight(surface, cell, p)
+        x, y = self.cell_pos(cell)
+        if firm:
+            pulse = 0.5 + 0.5 * math.sin(self.clock * 5.0)
+            self._hex(surface, cell, None, mix(self.theme.accent, (255, 255, 255), pulse * 0.5),
+                      max(2, round(s * 0.12)), 0.97)
+        self._stacks.blit(surface, p, height if not expert else 1, (x, y), s, red, grey=grey,
+                          number=not expert, alpha=235 if firm else 150)
+
+    def _draw_sight(self, surface, cell, mover: int) -> None:
+        """Lines from the previewed hex to every stack that sees it: the mover's solid, the opponent's
+        dashed (Beginner and Intermediate aids)."""
+        st = self.state
+        i = st.index(cell)
+        x0, y0 = self.cell_pos(cell)
+        for d in range(6):
+            b = st.near[i * 6 + d]
+            if b < 0:
+                continue
+            o = CODE_OWNER[st.code[b]]
+            if o not in (RED, WHITE):
+                continue
+            x1, y1 = self.cell_pos(st.geo.cells[b])
+            col = self.red() if o == RED else draw.WHITE_TOKEN
+            if o == mover:
+                pygame.draw.line(surface, col, (x0, y0), (x1, y1), max(2, round(self.s * 0.09)))
+            else:
+                segs = max(2, int(math.hypot(x1 - x0, y1 - y0) / (self.s * 0.5)))
+                for k in range(0, segs, 2):
+                    a, b2 = k / segs, min(1.0, (k + 1) / segs)
+                    pygame.draw.line(surface, col, (x0 + (x1 - x0) * a, y0 + (y1 - y0) * a),
+                                     (x0 + (x1 - x0) * b2, y0 + (y1 - y0) * b2), 2)
+
+    def status_text(self) -> tuple[str, tuple]:
+        """The line over the board: whose turn and what to do."""
+        th = self.theme
+        st = self.state
+        seat = self.to_act()
+        if self.match.is_over():
+            return self.result_line(), th.panel
+        name = self.seat_name(seat)
+        bot = self.is_bot(seat)
+        you = name == "You"
+        if st.phase == "neutral":
+            if bot:
+                return f"{name} places the neutral stack…", th.panel
+            return (f"{'Free set-up: ' if you else name + ': '}click a hex for the neutral 2-stack", th.panel)
+        if st.phase == "setup":
+            if bot:
+                return f"{name} places the starting stacks…", th.panel
+            who = "" if you else name + ": "
+            if self.setup_red is None:
+                return f"{who}set-up: click a hex for red's starting stack", th.panel
+            return f"{who}now a hex for white's starting stack (red's again to move it)", th.panel
+        if st.phase == "choose":
+            if bot:
+                return f"{name} chooses a colour…", th.panel
+            return f"{'' if you else name + ': '}choose your colour (red moves first)", th.panel
+        colour = COLOUR_NAMES[st.to_move]
+        if bot:
+            return f"{self.who(st.to_move)} is thinking…", th.panel
+        if self.pending is not None:
+            h = preview_height(st, self.pending)
+            warn = " (suicidal)" if self.aid != "expert" and is_suicidal(st, self.pending) else ""
+            what = f"a {h}-stack" if self.aid != "expert" else "your stack"
+            return f"Click again (or Enter) to place {what} on {cell_name(st.size, self.pending)}{warn}", th.panel
+        who = "Your move" if you else f"{name} to move"
+        return f"{who} ({colour}): click a hex your stacks see  ·  P pass", th.panel
+
+    def result_line(self) -> str:
+        out = self.match.outcome()
+        red, white = out["red"]["score"], out["white"]["score"]
+        if red == white:
+            return f"Game over: a draw, {red}–{white}"
+        w = RED if red > white else WHITE
+        return f"Game over: {self.who(w)} wins {max(red, white)}–{min(red, white)}"
+
+    def _draw_status(self, surface) -> None:
+        th = self.theme
+        text, col = self.status_text()
+        self._pill(surface, text[:1].upper() + text[1:], (BOARD.centerx, STATUS_Y), col)
+        y = STATUS_Y + 34
+        st = self.state
+        if st.reminder and not self.match.is_over():
+            self._pill(surface, "Stale game: passing is recommended (it ends after "
+                       f"{max(0, 5 - st.stale)} more turn{'s' if 5 - st.stale != 1 else ''} without change)",
+                       (BOARD.centerx, y), mix(th.accent, (0, 0, 0), 0.35), size=15)
+            y += 32
+        if st.phase == "play" and st.passes == 1 and not self.match.is_over():
+            passer = WHITE if st.to_move == RED else RED
+            self._pill(surface, f"{self.who(passer)} passed: a pass now ends the game", (BOARD.centerx, y),
+                       mix(th.panel, th.bg, 0.3), fg=th.text_dim, size=14)
+            y += 30
+        if self.msg is not None:
+            text, colour, _until = self.msg
+            img = self._text(text, 16, colour, True)
+            r = img.get_rect(center=(BOARD.centerx, y + 4))
+            box = r.inflate(24, 10)
+            pygame.draw.rect(surface, mix(th.bg, th.panel, 0.6), box, border_radius=8)
+            surface.blit(img, r)
+        if self.bot_error:
+            self._blit_text(surface, self.bot_error, 14, th.bad, bottomleft=(14, BOARD.bottom - 32))
+        # the hex under the pointer, in notation
+        if self.hover is not None:
+            name = cell_name(st.size, self.hover)
+            info = name if self.aid == "expert" or st.phase != "play" else \
+                f"{name}  ·  seen by {sight_summary(st, self.hover)}"
+            self._blit_text(surface, info, 14, th.text_dim, bottomleft=(14, BOARD.bottom - 10))
+
+    def _draw_panel(self, surface) -> None:
+        th = self.theme
+        st = self.state
+        pygame.draw.rect(surface, th.panel, PANEL)
+        pygame.draw.line(surface, th.panel_edge, PANEL.topleft, PANEL.bottomleft)
+        self._blit_text(surface, "Tumbleweed", 24, th.text, True, topleft=(PX, 16))
+        cfg = self.match.config
+        line = (f"side {st.size}  ·  {cfg.get('setup', 'original')} set-up  ·  "
+                f"{'stacks only' if cfg.get('strict') else 'territory'}  ·  {self.aid}")
+        self._blit_text(surface, line, 13, th.text_dim, topleft=(PX, 48))
+        self._draw_players(surface)
+        for b in self.panel_buttons:
+            b.draw(surface, self.app)
+        if self.choosing():
+            self._draw_moves(surface)
+            self._draw_choice(surface)
+            self._draw_keys(surface)
+            return
+        self._card(surface, OPTIONS_CARD, "PREFERENCES")
+        for key, b in self.pref_buttons.items():
+            b.draw(surface, self.app)
+            if key in BEGINNER_ONLY and self.aid != "beginner":
+                pygame.draw.line(surface, mix(th.panel, th.text_dim, 0.7), (b.rect.x + 8, b.rect.bottom + 2),
+                                 (b.rect.right - 8, b.rect.bottom + 2))
+        slot = self.pref_buttons["captures"].rect.move(self.pref_buttons["captures"].rect.w + 12, 0)
+        notes = (["Influence and outlines:", "at the Beginner aid"] if self.aid != "beginner" else
+                 ["dot / ring: controlled", "stripes: contested"])
+        for k, note in enumerate(notes):
+            self._blit_text(surface, note, 12, th.text_dim, topleft=(slot.x, slot.y + k * 15))
+        self._draw_moves(surface)
+        self._draw_keys(surface)
+
+    def _draw_keys(self, surface) -> None:
+        keys = ["P pass  ·  I influence  ·  C coordinates", "Ctrl+Z undo  ·  F1 rules  ·  Esc menu"]
+        for i, k in enumerate(keys):
+            self._blit_text(surface, k, 13, self.theme.text_dim, midtop=(PANEL.centerx, 756 + i * 19))
+
+    def _draw_players(self, surface) -> None:
+        th = self.theme
+        st = self.state
+        card = PLAYERS_CARD
+        self._card(surface, card)
+        sc = self.shown_scores()
+        turn = self.to_act()
+        over = self.match.is_over()
+        for seat in (HOST, GUEST):
+            y = card.y + 8 + seat * 62
+            row = pygame.Rect(card.x + 6, y, card.w - 12, 56)
+            if seat == turn and not over:
+                pygame.draw.rect(surface, mix(th.panel, th.accent, 0.22), row, border_radius=10)
+                pygame.draw.rect(surface, th.accent, row, 2, border_radius=10)
+            colour = st.colour_of(seat)
+            icon = (row.x + 30, row.centery + 2)
+            if colour is None:
+                pygame.draw.circle(surface, mix(th.panel, th.panel_edge, 0.6), icon, 17)
+                self._blit_text(surface, "?", 18, th.text_dim, True, center=icon)
+            else:
+                self._stacks.blit(surface, colour, 1, icon, 30, self.red(), number=False)
+            name = self.seat_name(seat)
+            role = "host" if seat == HOST else "guest"
+            cname = COLOUR_NAMES[colour] if colour is not None else "colour not chosen"
+            self._blit_text(surface, name, 18, th.text, True, topleft=(row.x + 62, row.y + 7))
+            sub = f"{cname}  ·  {role}"
+            if self.is_bot(seat) and seat == turn and not over:
+                dots = "." * (1 + int(self.clock * 3) % 3)
+                sub = f"thinking{dots}"
+                self._draw_spinner(surface, (row.x + 62 + self._text(name, 18, th.text, True).get_width() + 16,
+                                             row.y + 18))
+            self._blit_text(surface, sub, 13, th.accent if sub.startswith("thinking") else th.text_dim,
+                            topleft=(row.x + 62, row.y + 32))
+            if colour is not None:
+                v = sc[COLOUR_NAMES[colour]]
+                self._blit_text(surface, str(v["score"]), 28, th.text, True, topright=(row.right - 12, row.y + 2))
+                if v["territory_shown"] and not st.strict:
+                    detail = f"{v['stacks']} stacks + {v['territory']} hexes"
+                elif v["territory_shown"]:
+                    detail = f"{v['stacks']} stacks ({v['territory']} hexes)"
+                else:
+                    detail = f"{v['stacks']} stacks"
+                self._blit_text(surface, detail, 12, th.text_dim, topright=(row.right - 12, row.y + 36))
+
+    def _draw_spinner(self, surface, c) -> None:
+        th = self.theme
+        for k in range(8):
+            a = self.clock * 6.0 + k * math.pi / 4
+            col = mix(th.panel, th.accent, (k + 1) / 8)
+            pygame.draw.circle(surface, col, (c[0] + 7 * math.cos(a), c[1] + 7 * math.sin(a)), 2)
+
+    def move_lines(self) -> list[str]:
+        """The move list in notation: the set-up and colour choice, then numbered pairs of play turns."""
+        key = (self.match.cursor, len(self.match.log), id(self.state))
+        if self._moves_cache is not None and self._moves_cache[0] == key:
+            return self._moves_cache[1]
+        toks = move_tokens(self.match)
+        kinds = [e["a"]["t"] for e in self.match.applied()]
+        # the host's free set-up steps (neutral, then the pair) make one token
+        n_head = sum(1 for k in kinds if k in ("neutral", "setup", "choose")) - \
+            (1 if "neutral" in kinds and "setup" in kinds else 0)
+        head, play = toks[:n_head], toks[n_head:]
+        lines = []
+        if head:
+            lines.append("set-up " + "  ".join(head))
+        for k in range(0, len(play), 2):
+            lines.append(f"{k // 2 + 1}.  " + "   ".join(play[k:k + 2]))
+        self._moves_cache = (key, lines)
+        return lines
+
+    def _draw_moves(self, surface) -> None:
+        th = self.theme
+        card = MOVES_CARD
+        self._card(surface, card, "MOVES")
+        lines = self.move_lines()
+        rows = (card.h - 44) // MOVE_LINE
+        self.move_scroll = min(self.move_scroll, max(0, len(lines) - rows))
+        end = len(lines) - self.move_scroll
+        shown = lines[max(0, end - rows):end]
+        for i, line in enumerate(shown):
+            last = i == len(shown) - 1 and self.move_scroll == 0
+            self._blit_text(surface, line, 15, th.text if last else th.text_dim, last,
+                            topleft=(card.x + 16, card.y + 34 + i * MOVE_LINE))
+        if not lines:
+            self._blit_text(surface, "no moves yet", 14, th.text_dim, topleft=(card.x + 16, card.y + 34))
+        if self.move_scroll:
+            self._blit_text(surface, f"▼ {self.move_scroll} more (wheel)", 12, th.accent,
+                            bottomright=(card.right - 12, card.bottom - 8))
+
+    def _draw_choice(self, surface) -> None:
+        th = self.theme
+        box = self.choice_box()
+        pygame.draw.rect(surface, th.panel, box.inflate(0, 8))
+        pygame.draw.rect(surface, mix(th.panel, th.accent, 0.12), box, border_radius=12)
+        pygame.draw.rect(surface, th.accent, box, 2, border_radius=12)
+        seat = self.to_act()
+        who = "Choose your colour" if self.seat_name(seat) == "You" else f"{self.seat_name(seat)}: choose a colour"
+        self._blit_text(surface, who, 19, th.text, True, topleft=(box.x + 18, box.y + 12))
+        self._blit_text(surface, f"{self.seat_name(HOST)} placed both starting stacks (pie rule).", 13,
+                        th.text_dim, topleft=(box.x + 18, box.y + 42))
+        self._blit_text(surface, "Red moves first: take red if that is worth more.", 13, th.text_dim,
+                        topleft=(box.x + 18, box.y + 60))
+        self.b_red.draw(surface, self.app)
+        self.b_white.draw(surface, self.app)
+
+    def _draw_result(self, surface) -> None:
+        th = self.theme
+        st = self.state
+        out = self.match.outcome()
+        shade = pygame.Surface(BOARD.size, pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 120))
+        surface.blit(shade, BOARD.topleft)
+        box = self.end_box()
+        pygame.draw.rect(surface, th.panel, box, border_radius=18)
+        humans = [s for s in (0, 1) if not self.is_bot(s)]
+        win = out["winner"]
+        mine = len(humans) == 1 and win is not None
+        good = mine and win == humans[0]
+        edge = th.good if good else th.bad if mine else th.panel_edge
+        pygame.draw.rect(surface, edge, box, 2, border_radius=18)
+        if win is None:
+            title = "A draw"
+        elif mine:
+            title = "You win!" if good else "You lose"
+        else:
+            title = f"{self.who(st.colour_of(win))} wins"
+        self._blit_text(surface, title, 36, th.good if good else th.text, True, midtop=(box.centerx, box.y + 20))
+        ended = ENDED.get(out.get("ended") or "", "")
+        self._blit_text(surface, f"The game ended by {ended}." if ended else "", 15, th.text_dim,
+                        midtop=(box.centerx, box.y + 70))
+        cols = [box.x + 40, box.x + 290, box.x + 380, box.x + 480]
+        y = box.y + 104
+        for x, label in zip(cols, ("PLAYER", "STACKS", "TERRITORY", "SCORE")):
+            self._blit_text(surface, label, 13, th.text_dim, True, topleft=(x, y))
+        for k, colour in enumerate((RED, WHITE)):
+            v = out[COLOUR_NAMES[colour]]
+            yy = y + 30 + k * 44
+            self._stacks.blit(surface, colour, 1, (cols[0] + 14, yy + 12), 22, self.red(), number=False)
+            self._blit_text(surface, self.who(colour), 18, th.text, True, topleft=(cols[0] + 38, yy))
+            terr = str(v["territory"]) + (" (not scored)" if st.strict else "")
+            for x, val in zip(cols[1:], (str(v["stacks"]), terr, str(v["score"]))):
+                self._blit_text(surface, val, 18, th.text, x == cols[3], topleft=(x, yy))
+        for b in self.end_buttons:
+            b.draw(surface, self.app)
+
