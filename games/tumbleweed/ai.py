@@ -13,8 +13,8 @@ plays and undoes moves. From red's side, in hundredths of a point:
 
 Levels:
 
-* ``easy``: one ply, every legal move scored by the evaluation after it, with Gaussian noise; may play
-  a suicidal move.
+* ``easy``: one ply: every legal placement that is not suicidal scored by the evaluation after it,
+  with Gaussian noise (so it often misses the best move and never looks at the reply).
 * ``medium``: alpha-beta to depth 2 over the sensible moves (never suicidal; reinforcements only of
   threatened stacks; no filling of own safe territory), the best 12 by one-ply value at inner nodes, and
   a quiescence search over captures and defences of threatened stacks.
@@ -48,6 +48,8 @@ PASS = -1
 WIN = 1_000_000
 #: A bot passes when passing is worth at least its best move minus this (hundredths of a point).
 PASS_MARGIN = 40
+#: The easy bot passes when no placement gains this much at one ply (hundredths of a point).
+EASY_PASS_BELOW = 20
 
 
 # ------------------------------------------------------------------------------- evaluation
@@ -426,21 +428,20 @@ class TumbleweedAgent:
         return m
 
     def _greedy(self, e: Engine, strict: bool) -> int:
+        """Easy: the non-suicidal placement with the best one-ply value plus Gaussian noise; pass when
+        no placement is worth :data:`EASY_PASS_BELOW`, or to end a game it leads after a pass."""
         p = e.to_move
+        if e.passes and final_diff(e, strict) > 0:
+            return PASS  # the opponent passed: passing ends the game, which easy leads
         sign = 1 if p == RED else -1
-        base = e.val
+        scored = [(e.gain(i) * sign, i) for i in e.legal() if not e.is_suicidal(i)]
+        if not scored:
+            return PASS
+        if max(v for v, _ in scored) < EASY_PASS_BELOW and not e.passes:
+            return PASS
         noise = self.lp.noise
-        best, best_v = PASS, 0.0
-        if e.passes:
-            # the opponent passed: passing ends the game; take it when ahead
-            d = final_diff(e, strict)
-            if d > 0:
-                return PASS
-            best_v = -1e9
-        for i in e.legal():
-            e.play(i)
-            v = (e.val - base) * sign
-            e.undo()
+        best, best_v = PASS, -1e18
+        for v, i in scored:
             v += self.rng.gauss(0.0, noise)
             if v > best_v:
                 best, best_v = i, v

@@ -175,8 +175,8 @@ def replay_tokens(config: dict[str, Any], tokens: Sequence[str]) -> Match:
                 match.submit(match.active_players()[0], a)
         except (ValueError, IllegalAction) as e:
             msg = str(e)
-            raise ValueError(msg if msg.startswith(repr(tok)) or msg.startswith(repr(tok.strip().lower()))
-                             else f"move {n} {tok!r}: {msg}") from None
+            named = msg.startswith(repr(tok)) or msg.startswith(repr(tok.strip().lower()))
+            raise ValueError(f"move {n}: {msg}" if named else f"move {n} {tok!r}: {msg}") from None
     return match
 
 
