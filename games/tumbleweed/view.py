@@ -55,7 +55,7 @@ from sim.core.rules import IllegalAction
 from . import draw
 from .notation import LETTERS, cell_name, move_tokens, sight_summary
 from .rules import (CODE_LOS, CODE_OWNER, COLOUR_NAMES, EMPTY, GUEST, HOST, NEUTRAL, NEUTRAL_HEIGHT, RED,
-                    WHITE, TumbleweedState, cell_count, contested, control, is_suicidal,
+                    STALE_END, WHITE, TumbleweedState, cell_count, contested, control, is_suicidal,
                     nonsuicidal_captures, preview_height, scores)
 
 W_LOGICAL, H_LOGICAL = 1280, 800
@@ -884,52 +884,61 @@ class TumbleweedScene(Scene):
             else:
                 self.b_show.draw(surface, self.app)
 
-    def _preview_cell(self) -> tuple[tuple[int, int] | None, bool]:
-        """The hex whose would-be stack is previewed and whether it is the confirmed (clicked) one."""
-        if self.pending is not None:
-            return self.pending, True
-        return self.hover, False
+    def preview(self) -> dict[str, Any] | None:
+        """The would-be stack shown under the pointer (or on the clicked hex, ``firm``), as the aid
+        level says: ``{"cell", "owner", "height", "grey", "number", "firm", "legal"}``; None when no
+        human is to place or the pointer is off the board. Beginner/Intermediate: the height, grey when
+        suicidal; Expert: the mover's colour only (one token, no number). In the set-up it is the
+        neutral or starting stack the click would place."""
+        st = self.state
+        if self.match.is_over() or not self.human_turn():
+            return None
+        if self.pending is not None and st.phase == "play":
+            cell, firm = self.pending, True
+        else:
+            cell, firm = self.hover, False
+        if cell is None:
+            return None
+        if st.phase == "neutral":
+            return {"cell": cell, "owner": NEUTRAL, "height": NEUTRAL_HEIGHT, "grey": False, "number": True,
+                    "firm": False, "legal": True}
+        if st.phase == "setup":
+            legal = st.stack(cell)[0] == EMPTY and cell != self.setup_red
+            return {"cell": cell, "owner": WHITE if self.setup_red is not None else RED, "height": 1,
+                    "grey": False, "number": True, "firm": False, "legal": legal}
+        if st.phase != "play":
+            return None
+        height = preview_height(st, cell)
+        legal = height > st.stack(cell)[1]          # seen, and taller than what stands there
+        expert = self.aid == "expert"
+        return {"cell": cell, "owner": st.to_move, "height": 1 if expert else height,
+                "grey": legal and not expert and is_suicidal(st, cell), "number": not expert, "firm": firm,
+                "legal": legal}
 
     def _draw_previews(self, surface) -> None:
         st = self.state
-        if self.match.is_over() or not self.human_turn():
-            return
         s = self.s
         red = self.red()
-        cell, firm = self._preview_cell()
-        if st.phase == "neutral" and self.hover is not None:
-            self._stacks.blit(surface, NEUTRAL, NEUTRAL_HEIGHT, self.cell_pos(self.hover), s, red, alpha=150)
+        if st.phase == "setup" and self.setup_red is not None and self.human_turn():
+            self._stacks.blit(surface, RED, 1, self.cell_pos(self.setup_red), s, red)
+            self._hex(surface, self.setup_red, None, self.theme.highlight, 2, 0.95)
+        pv = self.preview()
+        if pv is None:
             return
-        if st.phase == "setup":
-            if self.setup_red is not None:
-                self._stacks.blit(surface, RED, 1, self.cell_pos(self.setup_red), s, red)
-                self._hex(surface, self.setup_red, None, self.theme.highlight, 2, 0.95)
-            h = self.hover
-            if h is not None and h != self.setup_red and st.stack(h)[0] == EMPTY:
-                owner = WHITE if self.setup_red is not None else RED
-                self._stacks.blit(surface, owner, 1, self.cell_pos(h), s, red, alpha=150)
-            return
-        if st.phase != "play" or cell is None:
-            return
-        p = st.to_move
-        height = preview_height(st, cell)
-        legal = height > 0 and height > st.stack(cell)[1]
-        if not legal:
-            if not firm:
-                x, y = self.cell_pos(cell)
+        cell = pv["cell"]
+        x, y = self.cell_pos(cell)
+        if not pv["legal"]:
+            if st.phase == "play":
                 draw.dashed_hex(surface, x, y, s * 0.9, mix(self.theme.bad, draw.CELL, 0.3), 2, 4)
             return
-        expert = self.aid == "expert"
-        grey = not expert and is_suicidal(st, cell)
-        if not expert:
-            self._draw_sight(surface, cell, p)
-        x, y = self.cell_pos(cell)
-        if firm:
+        if st.phase == "play" and self.aid != "expert":
+            self._draw_sight(surface, cell, pv["owner"])
+        if pv["firm"]:
             pulse = 0.5 + 0.5 * math.sin(self.clock * 5.0)
             self._hex(surface, cell, None, mix(self.theme.accent, (255, 255, 255), pulse * 0.5),
                       max(2, round(s * 0.12)), 0.97)
-        self._stacks.blit(surface, p, height if not expert else 1, (x, y), s, red, grey=grey,
-                          number=not expert, alpha=235 if firm else 150)
+        self._stacks.blit(surface, pv["owner"], pv["height"], (x, y), s, red, grey=pv["grey"],
+                          number=pv["number"], alpha=235 if pv["firm"] else 150)
 
     def _draw_sight(self, surface, cell, mover: int) -> None:
         """Lines from the previewed hex to every stack that sees it: the mover's solid, the opponent's
@@ -999,22 +1008,35 @@ class TumbleweedScene(Scene):
         w = RED if red > white else WHITE
         return f"Game over: {self.who(w)} wins {max(red, white)}–{min(red, white)}"
 
+    def notices(self) -> list[tuple[str, str]]:
+        """Standing notes under the status line as ``(kind, text)``: ``("stale", ...)`` while the rules'
+        stale reminder is on (seed "Game end reminder"), ``("passed", ...)`` when the opponent has just
+        passed (a pass now ends the game)."""
+        st = self.state
+        out = []
+        if self.match.is_over() or st.phase != "play":
+            return out
+        if st.reminder:
+            left = max(0, STALE_END - st.stale)
+            out.append(("stale", "Stale game: passing is recommended (it ends after "
+                        f"{left} more turn{'s' if left != 1 else ''} without change)"))
+        if st.passes == 1:
+            passer = WHITE if st.to_move == RED else RED
+            out.append(("passed", f"{self.who(passer)} passed: a pass now ends the game"))
+        return out
+
     def _draw_status(self, surface) -> None:
         th = self.theme
         text, col = self.status_text()
         self._pill(surface, text[:1].upper() + text[1:], (BOARD.centerx, STATUS_Y), col)
         y = STATUS_Y + 34
         st = self.state
-        if st.reminder and not self.match.is_over():
-            self._pill(surface, "Stale game: passing is recommended (it ends after "
-                       f"{max(0, 5 - st.stale)} more turn{'s' if 5 - st.stale != 1 else ''} without change)",
-                       (BOARD.centerx, y), mix(th.accent, (0, 0, 0), 0.35), size=15)
-            y += 32
-        if st.phase == "play" and st.passes == 1 and not self.match.is_over():
-            passer = WHITE if st.to_move == RED else RED
-            self._pill(surface, f"{self.who(passer)} passed: a pass now ends the game", (BOARD.centerx, y),
-                       mix(th.panel, th.bg, 0.3), fg=th.text_dim, size=14)
-            y += 30
+        for kind, note in self.notices():
+            if kind == "stale":
+                self._pill(surface, note, (BOARD.centerx, y), mix(th.accent, (0, 0, 0), 0.35), size=15)
+            else:
+                self._pill(surface, note, (BOARD.centerx, y), mix(th.panel, th.bg, 0.3), fg=th.text_dim, size=14)
+            y += 31
         if self.msg is not None:
             text, colour, _until = self.msg
             img = self._text(text, 16, colour, True)
