@@ -64,6 +64,7 @@ class GameSpec:
 GAMES: dict[str, str] = {
     "gobble-solitaire": "games.gobble:SOLITAIRE",
     "gobble": "games.gobble:RACE",
+    "tumbleweed": "games.tumbleweed:SPEC",
 }
 
 
