@@ -23,7 +23,6 @@ from games.tumbleweed.view import (BOT_DELAY, PREF_DEFAULTS, TumbleweedScene, de
                                    make_setup_scene)
 from sim.app import cli
 from sim.app.launcher import LauncherScene
-from sim.app.widgets import mix
 from sim.core import record
 from sim.core.hexgrid import DIRS
 from sim.core.match import Match
@@ -470,10 +469,10 @@ def test_screenshot_mid_game_size_8_with_influence_and_last_move(app, tmp_path):
     assert mine and theirs
     for c in mine[:5]:
         x, y = scene.cell_pos(c)
-        assert _close(_pixel(img, (x - s * 0.55, y)), mix(twdraw.CELL, red, 0.45)), c
+        assert _close(_pixel(img, (x - s * 0.55, y)), twdraw.territory_fill(RED, red)), c
     for c in theirs[:5]:
         x, y = scene.cell_pos(c)
-        assert _close(_pixel(img, (x - s * 0.55, y)), mix(twdraw.CELL, twdraw.WHITE_TOKEN, 0.6)), c
+        assert _close(_pixel(img, (x - s * 0.55, y)), twdraw.territory_fill(WHITE, red)), c
     # every stack is drawn: its centre is not board colour
     for cell in st.geo.cells:
         owner, _h = st.stack(cell)

@@ -34,6 +34,13 @@ GREY_TOKEN = (150, 150, 150)
 LAST_MOVE = (250, 226, 70)          # the seed's "yellow tone"
 CAPTURE_MARK = (86, 180, 233)       # Okabe-Ito sky blue: non-suicidal captures
 CONTESTED = (240, 150, 140)         # the seed's "light red" for contested hexes
+#: How far a controlled empty hex is tinted towards its controller's token colour (influence overlay).
+RED_TINT, WHITE_TINT = 0.4, 0.6
+
+
+def territory_fill(owner: int, red: RGB) -> RGB:
+    """Fill of an empty hex controlled by ``owner`` (RED/WHITE) in the influence overlay."""
+    return mix(CELL, red, RED_TINT) if owner == RED else mix(CELL, WHITE_TOKEN, WHITE_TINT)
 
 
 def red_colour(theme: Any) -> RGB:

@@ -845,10 +845,10 @@ class TumbleweedScene(Scene):
             for i, cell in enumerate(geo.cells):
                 x, y = self.cell_pos(cell)
                 if status[i] == 5:
-                    self._hex(surf, cell, mix(draw.CELL, red, 0.45), None, 1, 0.97)
+                    self._hex(surf, cell, draw.territory_fill(RED, red), None, 1, 0.97)
                     pygame.draw.circle(surf, mix(red, (0, 0, 0), 0.15), (x, y), max(2, s * 0.16))
                 elif status[i] == 6:
-                    self._hex(surf, cell, mix(draw.CELL, draw.WHITE_TOKEN, 0.6), None, 1, 0.97)
+                    self._hex(surf, cell, draw.territory_fill(WHITE, red), None, 1, 0.97)
                     pygame.draw.circle(surf, draw.WHITE_EDGE, (x, y), max(3, s * 0.2), max(1, round(s * 0.07)))
                 elif i in cont:
                     draw.stripes(surf, x, y, s, draw.CONTESTED, max(2, round(s * 0.1)))
