@@ -178,6 +178,47 @@ def demo_match(size: int = 8, plies: int = 30, seed: int = 1, level: str = "easy
     return m
 
 
+def frame_times(size: int = 11, frames: int = 240, plies: int = 60) -> tuple[list[float], list[float]]:
+    """Frame times (ms) of the real loop at 1280x800 under the dummy driver on a middle-game board of
+    side ``size`` (hot-seat, so no bot runs): ``(hover frames, frames right after a move)``. The pointer
+    wanders over the board (previews, sight lines); every 20th frame a move is played and then taken
+    back, so the position layer is redrawn."""
+    import time
+
+    from sim.app.app import App
+
+    m = demo_match(size, plies, seed=2)
+    app = App(headless=True)
+    try:
+        app.audio.play = lambda name: None
+        scene = app.start_match(SPEC_LAZY(), m, autosave=False, prefs=dict(PREF_DEFAULTS, confirm=False))
+        hover: list[float] = []
+        moved: list[float] = []
+        cells = list(m.state.geo.cells)
+        for i in range(frames):
+            x, y = scene.cell_pos(cells[(i * 37) % len(cells)])
+            ev = [pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y), rel=(1, 1), buttons=(0, 0, 0))]
+            after_move = i % 20 == 10 and not m.is_over()
+            if after_move:
+                seat = m.active_players()[0]
+                legal = [a for a in m.rules.legal_actions(m.state, seat) if a["t"] == "place"]
+                if legal:
+                    m.submit(seat, legal[i % len(legal)])
+            t0 = time.perf_counter()
+            app.step(ev, 1 / 60)
+            (moved if after_move else hover).append((time.perf_counter() - t0) * 1000)
+            if after_move and m.can_undo():
+                m.undo()
+        return hover[5:], moved
+    finally:
+        app.close()
+
+
+def SPEC_LAZY():
+    from . import SPEC
+    return SPEC
+
+
 # ------------------------------------------------------------------------------------ scene
 class TumbleweedScene(Scene):
     """A Tumbleweed match on ``match`` (any state: it draws whatever position the match is in).
@@ -216,6 +257,7 @@ class TumbleweedScene(Scene):
         self._texts: dict[tuple, pygame.Surface] = {}
         self._board_cache: tuple[tuple, pygame.Surface] | None = None
         self._pos_cache: tuple[tuple, Any, pygame.Surface] | None = None
+        self._panel_cache: tuple[tuple, pygame.Surface] | None = None
         self._moves_cache: tuple[tuple, list[str]] | None = None
         self._layout()
         self._build_buttons()
@@ -826,16 +868,19 @@ class TumbleweedScene(Scene):
         return surf
 
     def _position_layer(self) -> pygame.Surface:
-        """Overlays (influence, last move, capture outlines) and the stacks of the current position
-        (cached per position and display options)."""
+        """The board, the overlays (influence, last move, capture outlines) and the stacks of the
+        current position on one opaque surface (cached per position and display options)."""
         st = self.state
         infl = self.influence_shown()
         caps = self.captures_shown()
         last = self.prefs["last_move"]
-        key = (id(st), self.s, self.theme.name, infl, caps, last)
+        key = (id(st), self.s, self.theme.name, infl, caps, last, self.prefs["coords"])
         if self._pos_cache is not None and self._pos_cache[0] == key and self._pos_cache[1] is st:
             return self._pos_cache[2]
-        surf = pygame.Surface(BOARD.size, pygame.SRCALPHA)
+        # one opaque surface with the board under the position: a frame is then a single plain blit
+        surf = pygame.Surface(BOARD.size)
+        surf.fill(self.theme.bg)
+        surf.blit(self._board_layer(), (0, 0))
         geo = st.geo
         s = self.s
         red = self.red()
@@ -871,9 +916,6 @@ class TumbleweedScene(Scene):
 
     # ------------------------------------------------------------------ draw
     def draw(self, surface: pygame.Surface) -> None:
-        th = self.theme
-        pygame.draw.rect(surface, th.bg, BOARD)
-        surface.blit(self._board_layer(), BOARD.topleft)
         surface.blit(self._position_layer(), BOARD.topleft)
         self._draw_previews(surface)
         self._draw_status(surface)
@@ -1053,48 +1095,59 @@ class TumbleweedScene(Scene):
                 f"{name}  ·  seen by {sight_summary(st, self.hover)}"
             self._blit_text(surface, info, 14, th.text_dim, bottomleft=(14, BOARD.bottom - 10))
 
-    def _draw_panel(self, surface) -> None:
+    def _panel_background(self, choosing: bool) -> pygame.Surface:
+        """The panel's fixed parts (fill, title, config line, cards, key help), cached."""
         th = self.theme
+        key = (th.name, choosing, self.aid)
+        if self._panel_cache is not None and self._panel_cache[0] == key:
+            return self._panel_cache[1]
+        canvas = pygame.Surface((W_LOGICAL, H_LOGICAL))   # drawn in screen coordinates, then cut out
+        canvas.fill(th.panel, PANEL)
+        pygame.draw.line(canvas, th.panel_edge, PANEL.topleft, PANEL.bottomleft)
         st = self.state
-        pygame.draw.rect(surface, th.panel, PANEL)
-        pygame.draw.line(surface, th.panel_edge, PANEL.topleft, PANEL.bottomleft)
-        self._blit_text(surface, "Tumbleweed", 24, th.text, True, topleft=(PX, 16))
+        self._blit_text(canvas, "Tumbleweed", 24, th.text, True, topleft=(PX, 16))
         cfg = self.match.config
         line = (f"side {st.size}  ·  {cfg.get('setup', 'original')} set-up  ·  "
                 f"{'stacks only' if cfg.get('strict') else 'territory'}  ·  {self.aid}")
-        self._blit_text(surface, line, 13, th.text_dim, topleft=(PX, 48))
+        self._blit_text(canvas, line, 13, th.text_dim, topleft=(PX, 48))
+        self._card(canvas, PLAYERS_CARD)
+        self._card(canvas, MOVES_CARD, "MOVES")
+        if not choosing:
+            self._card(canvas, OPTIONS_CARD, "PREFERENCES")
+            slot = self.pref_buttons["captures"].rect.move(self.pref_buttons["captures"].rect.w + 12, 0)
+            notes = (["Influence and outlines:", "at the Beginner aid"] if self.aid != "beginner" else
+                     ["dot / ring: controlled", "stripes: contested"])
+            for k, note in enumerate(notes):
+                self._blit_text(canvas, note, 12, th.text_dim, topleft=(slot.x, slot.y + k * 15))
+        keys = ["P pass  ·  I influence  ·  C coordinates", "Ctrl+Z undo  ·  F1 rules  ·  Esc menu"]
+        for i, k in enumerate(keys):
+            self._blit_text(canvas, k, 13, th.text_dim, midtop=(PANEL.centerx, 756 + i * 19))
+        surf = canvas.subsurface(PANEL).copy()
+        self._panel_cache = (key, surf)
+        return surf
+
+    def _draw_panel(self, surface) -> None:
+        th = self.theme
+        choosing = self.choosing()
+        surface.blit(self._panel_background(choosing), PANEL.topleft)
         self._draw_players(surface)
         for b in self.panel_buttons:
             b.draw(surface, self.app)
-        if self.choosing():
+        if choosing:
             self._draw_moves(surface)
             self._draw_choice(surface)
-            self._draw_keys(surface)
             return
-        self._card(surface, OPTIONS_CARD, "PREFERENCES")
         for key, b in self.pref_buttons.items():
             b.draw(surface, self.app)
             if key in BEGINNER_ONLY and self.aid != "beginner":
                 pygame.draw.line(surface, mix(th.panel, th.text_dim, 0.7), (b.rect.x + 8, b.rect.bottom + 2),
                                  (b.rect.right - 8, b.rect.bottom + 2))
-        slot = self.pref_buttons["captures"].rect.move(self.pref_buttons["captures"].rect.w + 12, 0)
-        notes = (["Influence and outlines:", "at the Beginner aid"] if self.aid != "beginner" else
-                 ["dot / ring: controlled", "stripes: contested"])
-        for k, note in enumerate(notes):
-            self._blit_text(surface, note, 12, th.text_dim, topleft=(slot.x, slot.y + k * 15))
         self._draw_moves(surface)
-        self._draw_keys(surface)
-
-    def _draw_keys(self, surface) -> None:
-        keys = ["P pass  ·  I influence  ·  C coordinates", "Ctrl+Z undo  ·  F1 rules  ·  Esc menu"]
-        for i, k in enumerate(keys):
-            self._blit_text(surface, k, 13, self.theme.text_dim, midtop=(PANEL.centerx, 756 + i * 19))
 
     def _draw_players(self, surface) -> None:
         th = self.theme
         st = self.state
         card = PLAYERS_CARD
-        self._card(surface, card)
         sc = self.shown_scores()
         turn = self.to_act()
         over = self.match.is_over()
@@ -1163,7 +1216,6 @@ class TumbleweedScene(Scene):
     def _draw_moves(self, surface) -> None:
         th = self.theme
         card = MOVES_CARD
-        self._card(surface, card, "MOVES")
         lines = self.move_lines()
         rows = (card.h - 44) // MOVE_LINE
         self.move_scroll = min(self.move_scroll, max(0, len(lines) - rows))
