@@ -7,14 +7,17 @@ as prisms. Painting goes slice by slice from the back lane to the front one, so 
 farther ones.
 
 Every colour also has a mark (circle, triangle, square, diamond, as in ``sim.app.theme.SYMBOLS``), drawn
-on the front face of each stick, so no information is carried by colour alone.
+on the front face of each stick, so no information is carried by colour alone. The taboo stick is
+hatched and edged in black; a stick under load gets a warm edge (the tension tint); a stick still
+moving gets a pale shimmer (the wobble cue).
 
-Units: world mm (y up, origin at the crossing), screen px in the app's logical 1280x800 surface.
+Drawing reads poses and never changes them. Units: world mm (y up, origin at the crossing), screen px
+in the app's logical 1280x800 surface.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 import pygame
@@ -24,7 +27,7 @@ from sim.app.widgets import draw_symbol, mix
 from . import model
 
 #: Screen shift (px) per lane of depth: farther lanes up and to the right.
-LANE_SHIFT = (7.0, -5.0)
+LANE_SHIFT = (10.0, -7.0)
 #: Link letter of each stick colour (theme palettes key colours by R, Y, B, G).
 LETTER = {"red": "R", "yellow": "Y", "blue": "B", "green": "G"}
 #: Mark drawn on each colour (colour-blind safe: shape as well as hue).
@@ -33,14 +36,18 @@ WOOD_FRAME = (26, 26, 30)
 WOOD_FRAME_EDGE = (92, 92, 104)
 TABLE = (84, 62, 44)
 TABLE_EDGE = (120, 92, 66)
+TABOO_INK = (12, 12, 14)
+#: Tension tint: loads (in stick weights, ``TokamiWorld.loads``) from LOW show, at HIGH it is full.
+TENSION_LOW = 3.0
+TENSION_HIGH = 12.0
 
 
 @dataclass
 class Projection:
     """World mm -> screen px: ``scale`` px per mm, the crossing at screen point ``origin``."""
 
-    scale: float = 2.9
-    origin: tuple[float, float] = (440.0, 500.0)
+    scale: float = 2.5
+    origin: tuple[float, float] = (452.0, 566.0)
 
     def to_screen(self, x: float, y: float, depth: float = 0.0) -> tuple[float, float]:
         """Screen point of world (x, y) mm at ``depth`` lanes."""
@@ -54,7 +61,8 @@ class Projection:
 
 
 def outline(pose: model.Pose) -> list[tuple[float, float]]:
-    """World corners (mm) of the stick's outer box (the physics core grown by the bevel)."""
+    """World corners (mm) of the stick's outer box (the physics core grown by the bevel), counter-
+    clockwise."""
     kind, _lane, x, y, a = pose
     hx, hy = model.half_extents(kind)
     c, s = math.cos(a), math.sin(a)
@@ -66,6 +74,12 @@ def depth_range(pose: model.Pose) -> tuple[int, int]:
     if pose[0] == "along":
         return 0, model.LANES
     return pose[1], pose[1] + 1
+
+
+def front_face(proj: Projection, pose: model.Pose) -> list[tuple[float, float]]:
+    """Screen polygon (px) of the stick's front face."""
+    d0 = depth_range(pose)[0]
+    return [proj.to_screen(x, y, d0) for x, y in outline(pose)]
 
 
 def _hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -100,37 +114,76 @@ def _inside(poly: list[tuple[float, float]], p: tuple[float, float]) -> bool:
     return inside
 
 
-def stick_colour(theme, colour: str) -> tuple[int, int, int]:
+def stick_colour(theme, colour: str | None) -> tuple[int, int, int]:
+    """The palette's colour of a stick colour name (a neutral wood tone for an unknown one)."""
+    if colour not in LETTER:
+        return (150, 120, 90)
     return theme.links[LETTER[colour]]
 
 
-def draw_prism(surface: pygame.Surface, proj: Projection, corners: list[tuple[float, float]], d0: float,
-               d1: float, face: tuple[int, int, int], alpha: int = 255, edge=None) -> list:
-    """A box face extruded from depth ``d0`` to ``d1`` lanes: side silhouette in a darker shade, then the
-    front face with an edge. Returns the front face's screen polygon."""
+_SHADES: dict = {}
+
+
+def _shades(face: tuple[int, int, int]) -> tuple:
+    """(top, side, edge) shades of a face colour (cached)."""
+    sh = _SHADES.get(face)
+    if sh is None:
+        sh = (mix(face, (0, 0, 0), 0.22), mix(face, (0, 0, 0), 0.42), mix(face, (0, 0, 0), 0.6))
+        if len(_SHADES) > 256:
+            _SHADES.clear()
+        _SHADES[face] = sh
+    return sh
+
+
+def _prism_parts(proj: Projection, corners, d0: float, d1: float):
+    """Screen polygons of a box face extruded from depth ``d0`` to ``d1``: the front face and the side
+    faces that show (those turned towards the back, each with whether it faces up). The front face
+    and these sides cover the whole prism (the other sides lie behind the front face)."""
     front = [proj.to_screen(x, y, d0) for x, y in corners]
-    back = [proj.to_screen(x, y, d1) for x, y in corners]
-    side = mix(face, (0, 0, 0), 0.42)
-    top = mix(face, (0, 0, 0), 0.22)
-    edge = edge if edge is not None else mix(face, (0, 0, 0), 0.6)
-    target = surface
-    if alpha < 255:
-        target = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    hull = _hull(front + back)
-    pygame.draw.polygon(target, side + ((alpha,) if alpha < 255 else ()), hull)
-    # the faces whose outward normal points up-right (towards the back) show as lit tops
+    dx = (d1 - d0) * LANE_SHIFT[0]
+    dy = (d1 - d0) * LANE_SHIFT[1]
+    sides = []
     n = len(corners)
     for i in range(n):
         a, b = front[i], front[(i + 1) % n]
-        ex, ey = b[0] - a[0], b[1] - a[1]
-        nx, ny = ey, -ex   # outward normal on screen for a counter-clockwise world polygon (y flipped)
-        if nx * LANE_SHIFT[0] + ny * LANE_SHIFT[1] > 0:
-            quad = [a, b, back[(i + 1) % n], back[i]]
-            pygame.draw.polygon(target, top + ((alpha,) if alpha < 255 else ()), quad)
-    pygame.draw.polygon(target, face + ((alpha,) if alpha < 255 else ()), front)
-    pygame.draw.polygon(target, edge + ((alpha,) if alpha < 255 else ()), front, 1)
-    if target is not surface:
-        surface.blit(target, (0, 0))
+        nx, ny = a[1] - b[1], b[0] - a[0]   # outward normal on screen (counter-clockwise world polygon)
+        if nx * dx + ny * dy > 0:
+            sides.append(([a, b, (b[0] + dx, b[1] + dy), (a[0] + dx, a[1] + dy)], ny < -abs(nx) * 0.2))
+    return front, sides
+
+
+def draw_prism(surface: pygame.Surface, proj: Projection, corners: list[tuple[float, float]], d0: float,
+               d1: float, face: tuple[int, int, int], alpha: int = 255, edge=None, front_face: bool = True) -> list:
+    """A box face extruded from depth ``d0`` to ``d1`` lanes: the sides that show (the upper ones lit,
+    the others darker), then the front face with an edge (unless ``front_face`` is False). With
+    ``alpha`` < 255 the whole prism is see-through. Returns the front face's screen polygon."""
+    front, sides = _prism_parts(proj, corners, d0, d1)
+    top, side, dark = _shades(face)
+    edge = edge if edge is not None else dark
+    if alpha >= 255:
+        for quad, up in sides:
+            pygame.draw.polygon(surface, top if up else side, quad)
+        if front_face:
+            pygame.draw.polygon(surface, face, front)
+            pygame.draw.polygon(surface, edge, front, 1)
+        return front
+    # see-through: draw on a small surface the size of the prism, then blend it in
+    pts = front + [p for quad, _up in sides for p in quad]
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    ox, oy = math.floor(min(xs)) - 2, math.floor(min(ys)) - 2
+    w, h = math.ceil(max(xs)) - ox + 3, math.ceil(max(ys)) - oy + 3
+    layer = pygame.Surface((max(1, w), max(1, h)), pygame.SRCALPHA)
+
+    def sh(poly):
+        return [(x - ox, y - oy) for x, y in poly]
+
+    for quad, up in sides:
+        pygame.draw.polygon(layer, (top if up else side) + (alpha,), sh(quad))
+    if front_face:
+        pygame.draw.polygon(layer, face + (alpha,), sh(front))
+        pygame.draw.polygon(layer, edge + (min(255, alpha + 60),), sh(front), 1)
+    surface.blit(layer, (ox, oy))
     return front
 
 
@@ -164,81 +217,141 @@ def dashed_line(surface: pygame.Surface, colour, a, b, dash: float = 10.0, width
                          (x1 + (x2 - x1) * t1, y1 + (y2 - y1) * t1), width)
 
 
+def _hatch(surface: pygame.Surface, poly: list[tuple[float, float]], colour, spacing: float = 7.0,
+           width: int = 2) -> None:
+    """Diagonal stripes (45°, down-left to up-right) across a convex screen polygon."""
+    vals = [x + y for x, y in poly]
+    lo, hi = min(vals), max(vals)
+    n = len(poly)
+    k = lo + spacing / 2
+    while k < hi:
+        pts = []
+        for i in range(n):
+            (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+            f1, f2 = x1 + y1 - k, x2 + y2 - k
+            if (f1 <= 0 < f2) or (f2 <= 0 < f1):
+                t = f1 / (f1 - f2)
+                pts.append((x1 + (x2 - x1) * t, y1 + (y2 - y1) * t))
+        if len(pts) >= 2:
+            pygame.draw.line(surface, colour, pts[0], pts[1], width)
+        k += spacing
+
+
 @dataclass
 class Look:
-    """How to show the sticks this frame (all optional)."""
+    """How to show the sticks this frame (all optional).
+
+    ``tension``: id -> load in stick weights (``TokamiWorld.loads``); ``wobble``: id -> speed mm/s of
+    sticks still moving (``TokamiWorld.speeds``); ``ghost``: (pose, colour, ok) of a stick carried out
+    of the plane, edged green where it may be put down and red where it overlaps."""
 
     held: int | None = None            #: stick in the hand: bright outline
-    taboo: int | None = None           #: the taboo stick: hatched and marked
+    taboo: int | None = None           #: the taboo stick: hatched and edged in black
     hover: int | None = None           #: stick under the mouse
-    tension: dict | None = None        #: id -> load 0..1 (tension tint)
+    tension: dict | None = None        #: id -> load (stick weights): the tension tint
+    wobble: dict | None = None         #: id -> speed (mm/s): the wobble cue
     ghost: tuple | None = None         #: (pose, colour, ok) of a stick carried out of the plane
     dim_lanes: Iterable[int] = ()      #: across-sticks of these lanes drawn faded
     symbols: bool = True
+    skip: set = field(default_factory=set)   #: ids not drawn (e.g. drawn separately)
+
+
+def tension_level(load: float) -> float:
+    """0..1 strength of the tension tint for a load in stick weights."""
+    return max(0.0, min(1.0, (load - TENSION_LOW) / (TENSION_HIGH - TENSION_LOW)))
 
 
 def draw_sticks(surface: pygame.Surface, proj: Projection, poses: dict, colours, theme, look: Look) -> None:
-    """Paint every stick of ``poses`` (id -> pose) back to front, each with its mark."""
+    """Paint every stick of ``poses`` (id -> pose) back to front, each with its mark; ``colours`` maps
+    or indexes stick ids to colour names.
+
+    Slice by slice from the back lane: first the sides of everything in the slice (they reach one lane
+    back), then the front faces (coplanar, and never overlapping for sticks that collide). An along-
+    stick shows its front face in the front slice only (in the others it is covered anyway)."""
     dim = set(look.dim_lanes)
     slices: dict[int, list[int]] = {}
-    for sid, pose in poses.items():
-        d0, d1 = depth_range(pose)
+    for sid in sorted(poses):
+        if sid in look.skip:
+            continue
+        d0, d1 = depth_range(poses[sid])
         for d in range(d0, d1):
             slices.setdefault(d, []).append(sid)
     ghost = look.ghost
+    draw_poly = pygame.draw.polygon
     for d in range(model.LANES - 1, -1, -1):
+        parts = []
         for sid in slices.get(d, []):
             pose = poses[sid]
-            colour = colours[sid] if colours is not None and colours[sid] else "blue"
+            colour = _colour_of(colours, sid)
             face = stick_colour(theme, colour)
-            alpha = 110 if (pose[0] == "across" and pose[1] in dim) else 255
-            corners = outline(pose)
-            front_d = depth_range(pose)[0]
-            if d != front_d:
-                # an inner slice of an along-stick: only its sides matter (the front slice covers it)
-                draw_prism(surface, proj, corners, d, d + 1, face, alpha)
+            if pose[0] == "across" and pose[1] in dim:
+                draw_prism(surface, proj, outline(pose), d, d + 1, face, 70)
                 continue
-            front = draw_prism(surface, proj, corners, d, depth_range(pose)[1] if pose[0] == "across" else d + 1,
-                               face, alpha)
+            front, sides = _prism_parts(proj, outline(pose), d, d + 1)
+            top, side, _dark = _shades(face)
+            for quad, up in sides:
+                draw_poly(surface, top if up else side, quad)
+            if d == depth_range(pose)[0]:
+                parts.append((sid, pose, colour, face, front))
+        for sid, pose, colour, face, front in parts:
+            draw_poly(surface, face, front)
+            draw_poly(surface, _shades(face)[2], front, 1)
             _decorate(surface, proj, sid, pose, front, colour, theme, look)
         if ghost is not None:
             gpose, gcolour, ok = ghost
             g0, g1 = depth_range(gpose)
             if g0 == d:
                 face = stick_colour(theme, gcolour)
-                front = draw_prism(surface, proj, outline(gpose), g0, g1, face, 150,
-                                   edge=theme.good if ok else theme.bad)
-                pygame.draw.polygon(surface, theme.good if ok else theme.bad, front, 3)
+                ring = theme.good if ok else theme.bad
+                front = draw_prism(surface, proj, outline(gpose), g0, g1, face, 140, edge=ring)
+                pygame.draw.polygon(surface, ring, front, 3)
+                if look.symbols and gcolour in MARK:
+                    _marks(surface, proj, gpose, front, gcolour)
+
+
+def _colour_of(colours, sid: int) -> str | None:
+    if colours is None:
+        return None
+    if isinstance(colours, dict):
+        return colours.get(sid)
+    return colours[sid] if 0 <= sid < len(colours) else None
+
+
+def _marks(surface, proj, pose, front, colour) -> None:
+    cx = sum(p[0] for p in front) / 4
+    cy = sum(p[1] for p in front) / 4
+    size = proj.scale * model.STICK_THICK * 0.24
+    ink = (20, 20, 24) if colour in ("yellow", "green") else (245, 245, 245)
+    if pose[0] == "along":
+        draw_symbol(surface, MARK[colour], (cx, cy), size, ink)
+        return
+    a = pose[4]
+    step = model.STICK_LENGTH * 0.3 * proj.scale
+    for k in (-1, 0, 1):
+        draw_symbol(surface, MARK[colour], (cx + k * step * math.cos(a), cy - k * step * math.sin(a)), size, ink)
 
 
 def _decorate(surface, proj, sid, pose, front, colour, theme, look: Look) -> None:
-    kind = pose[0]
-    cx = sum(p[0] for p in front) / 4
-    cy = sum(p[1] for p in front) / 4
-    size = proj.scale * model.STICK_THICK * 0.55
-    ink = (20, 20, 24) if colour in ("yellow", "green") else (245, 245, 245)
-    if look.symbols:
-        if kind == "along":
-            draw_symbol(surface, MARK[colour], (cx, cy), size, ink)
-        else:
-            a = pose[4]
-            step = model.STICK_LENGTH * 0.3 * proj.scale
-            for k in (-1, 0, 1):
-                draw_symbol(surface, MARK[colour], (cx + k * step * math.cos(a), cy - k * step * math.sin(a)),
-                            size * 0.8, ink)
-    if look.tension and look.tension.get(sid, 0.0) > 0.05:
-        # tension tint: a warm edge, brighter and thicker the more load the stick carries
-        t = max(0.0, min(1.0, look.tension[sid]))
-        pygame.draw.polygon(surface, mix((255, 170, 60), (255, 40, 40), t), front, 1 + int(3 * t))
+    if look.symbols and colour in MARK:
+        _marks(surface, proj, pose, front, colour)
+    load = look.tension.get(sid, 0.0) if look.tension else 0.0
+    t = tension_level(load)
+    if t > 0.0:
+        # tension tint: a warm edge, redder and thicker the more load the stick carries
+        pygame.draw.polygon(surface, mix((255, 190, 80), (255, 40, 40), t), front, 1 + round(2 * t))
+    if look.wobble and look.wobble.get(sid, 0.0) > 2.0:
+        # wobble cue: a pale double edge, offset the way the stick would shimmer
+        k = min(1.0, look.wobble[sid] / 60.0)
+        shade = mix((150, 150, 150), (255, 255, 255), k)
+        pygame.draw.polygon(surface, shade, [(x + 1.5, y - 1.5) for x, y in front], 1)
+        pygame.draw.polygon(surface, shade, [(x - 1.5, y + 1.5) for x, y in front], 1)
     if sid == look.taboo:
-        # taboo: a cross over the face and a thick dark edge
-        pygame.draw.line(surface, (10, 10, 10), front[0], front[2], 3)
-        pygame.draw.line(surface, (10, 10, 10), front[1], front[3], 3)
-        pygame.draw.polygon(surface, (10, 10, 10), front, 3)
+        _hatch(surface, front, TABOO_INK, 7.0, 2)
+        pygame.draw.polygon(surface, TABOO_INK, front, 3)
     if sid == look.hover and sid != look.held:
         pygame.draw.polygon(surface, theme.highlight, front, 2)
     if sid == look.held:
-        pygame.draw.polygon(surface, theme.accent, front, 4)
+        pygame.draw.polygon(surface, theme.highlight, front, 3)
 
 
 def pick(proj: Projection, poses: dict, point: tuple[float, float]) -> int | None:
@@ -254,7 +367,7 @@ def pick(proj: Projection, poses: dict, point: tuple[float, float]) -> int | Non
                 best = key
     if best is not None:
         return best[1]
-    for sid, pose in sorted(poses.items(), key=lambda kv: depth_range(kv[1])[0]):
+    for sid, pose in sorted(poses.items(), key=lambda kv: (depth_range(kv[1])[0], kv[0])):
         d0, d1 = depth_range(pose)
         corners = outline(pose)
         hull = _hull([proj.to_screen(x, y, d0) for x, y in corners] + [proj.to_screen(x, y, d1) for x, y in corners])
@@ -263,11 +376,26 @@ def pick(proj: Projection, poses: dict, point: tuple[float, float]) -> int | Non
     return None
 
 
-def height_line(surface: pygame.Surface, proj: Projection, y_mm: float, colour, font, label: str) -> None:
-    """The height to beat: a dashed line across the trough at ``y_mm`` with its label (mm)."""
-    a = proj.to_screen(-model.WING_TIP - 20, y_mm)
-    b = proj.to_screen(model.WING_TIP + 20, y_mm, model.LANES)
+def height_line(surface: pygame.Surface, proj: Projection, y_mm: float, colour, font, label: str,
+                back=(0, 0, 0)) -> None:
+    """The height to beat: a dashed line across the trough at ``y_mm`` with its label on a dark tag."""
+    a = proj.to_screen(-model.WING_TIP - 24, y_mm)
+    b = proj.to_screen(model.WING_TIP + 24, y_mm, model.LANES)
     b = (b[0], a[1])
     dashed_line(surface, colour, a, b)
     img = font.render(label, True, colour)
-    surface.blit(img, (b[0] + 6, b[1] - img.get_height() // 2))
+    r = img.get_rect(bottomright=(b[0], b[1] - 5))
+    pygame.draw.rect(surface, back, r.inflate(10, 4), border_radius=5)
+    surface.blit(img, r)
+
+
+def height_tick(surface: pygame.Surface, proj: Projection, y_mm: float, colour, font, label: str,
+                back=(0, 0, 0)) -> None:
+    """A short mark at the left of the trough at ``y_mm`` with its label (e.g. the held stick's
+    highest point now)."""
+    a = proj.to_screen(-model.WING_TIP - 44, y_mm)
+    pygame.draw.line(surface, colour, a, (a[0] + 26, a[1]), 3)
+    img = font.render(label, True, colour)
+    r = img.get_rect(midright=(a[0] - 8, a[1]))
+    pygame.draw.rect(surface, back, r.inflate(10, 4), border_radius=5)
+    surface.blit(img, r)

@@ -33,6 +33,8 @@ _RECIPES: dict[str, list[_Seg]] = {
     "undo": [(700, 500, 0.06, "sine", 0.3)],
     "hint": [(880, 880, 0.06, "sine", 0.3), (1320, 1320, 0.08, "sine", 0.3)],
     "start": [(392.0, 392.0, 0.08, "tri", 0.4), (587.33, 587.33, 0.14, "tri", 0.4)],
+    # a wooden knock: a short burst of inharmonic partials of a small bar (see "wood" in synth)
+    "knock": [(720, 690, 0.07, "wood", 0.8)],
 }
 
 #: Names :meth:`Audio.play` knows.
@@ -49,6 +51,12 @@ def synth(name: str, rate: int = RATE) -> np.ndarray:
         phase = 2.0 * np.pi * np.cumsum(freq) / rate
         if wave == "sine":
             w = np.sin(phase)
+        elif wave == "wood":
+            # a free bar's first partials (ratios 1 : 2.76 : 5.40) dying away fast, the higher ones
+            # faster, over a tick of seeded noise for the strike (the same samples every time)
+            noise = np.random.default_rng(7).uniform(-1.0, 1.0, n) * np.exp(-t / 0.004)
+            w = (np.sin(phase) * np.exp(-t / (dur * 0.35)) + 0.5 * np.sin(2.76 * phase) * np.exp(-t / (dur * 0.18))
+                 + 0.25 * np.sin(5.40 * phase) * np.exp(-t / (dur * 0.1)) + 0.35 * noise) / 1.6
         elif wave == "tri":
             w = 2.0 / np.pi * np.arcsin(np.sin(phase))
         else:  # soft square
@@ -68,6 +76,7 @@ class Audio:
         self.sounds: dict[str, Any] = {}
         self.available = False
         self.last_played: str | None = None  # for tests: the last name play() sent to the mixer
+        self.last_volume: float | None = None  # for tests: the volume of the last knock()
         try:
             import pygame
             if not pygame.mixer.get_init():
@@ -114,6 +123,28 @@ class Audio:
         try:
             snd.play()
             self.last_played = name
+        except Exception:
+            pass
+
+    def knock(self, strength: float) -> None:
+        """Play the wooden knock at volume ``strength`` (0..1, clamped; a stick striking wood: the screen
+        scales it with the impact). Silent like :meth:`play` when muted or without a mixer; never
+        raises. :attr:`last_volume` keeps the volume last sent (for tests)."""
+        if not self.enabled:
+            return
+        snd = self.sounds.get("knock")
+        try:
+            v = min(1.0, max(0.0, float(strength)))
+        except (TypeError, ValueError):
+            return
+        if snd is None or v <= 0.0:
+            return
+        try:
+            channel = snd.play()
+            if channel is not None:
+                channel.set_volume(v)
+            self.last_played = "knock"
+            self.last_volume = v
         except Exception:
             pass
 

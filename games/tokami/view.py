@@ -1,0 +1,1562 @@
+"""The Tokami screen (specs/tokami.md "Play expectations"; research/tokami.md §4 "Game loop", §5).
+
+Layout at the logical 1280x800 px: the X seen end-on on the left (``PILE``), the side panel on the right
+(``PANEL``: whose turn, the phase in words, the score table, the buttons).
+
+How a turn is played with the mouse (seed rules as decided in specs/tokami.md "Rule terms"):
+
+* Press on a stick: the hand takes it in a live :class:`driver.Attempt` built from the state's poses.
+  The stick follows the capped-force hand (it pushes the pile, it cannot plough through it). Once it
+  has moved more than ``driver.TOUCH_MM`` (touch means take), the take (or, in phase winning, the draw)
+  is submitted; a stick let go before that is only touched and nothing is recorded.
+* Wheel turns the held stick (one notch one step, Shift fine); Tab lifts it out of the plane as a
+  ghost (when ``Attempt.can_lift``) and switches it between across and along; 1-6 or [ ] choose the
+  lane of an across ghost. The ghost is edged green where it may be put down, red where it overlaps.
+* Let go: a stick in the plane is left to the pile; a ghost is put down where it is (when it overlaps
+  nothing; else it stays in hand until a click puts it somewhere free). The attempt then closes, the
+  pile is shown settling, and the PHYSICS outcome is submitted. The first fall stops the attempt.
+* In phase winning a stick is pulled off the X (dragged out of the V; an along-stick may also slide out
+  along the trough with Tab). R refuses (the taboo stick becomes a minus stick), Enter ends the turn.
+* Ctrl+Z in practice games puts the match back to the start of the latest human turn (the pile is
+  rebuilt from that turn's poses: exact by design). F5 replays the last turn's hand tracks at quarter
+  speed from the states before them (``driver.Playback``, drawing only).
+
+Bots decide in a :class:`sim.ai.worker.BotWorker` (the frame never waits), the plan is run off the
+frame too (``driver.run_plan``), then its hand track is played back visibly and the same action is
+submitted. Settle phases run visibly (``driver.SettleRun``). Physics: ``SUBSTEPS`` steps of 1/240 s per
+1/60 s update. ``draw`` never changes the match or a world.
+"""
+from __future__ import annotations
+
+import math
+import sys
+import traceback
+from typing import Any
+
+import pygame
+
+from sim.ai.worker import BotWorker
+from sim.app.scene import Scene, WheelSteps
+from sim.app.widgets import Button, dim_backdrop, draw_symbol, mix
+from sim.core.match import Match
+from sim.core.rules import PHYSICS, IllegalAction
+
+from . import draw, driver, model
+from .world import SETTINGS, TokamiWorld
+
+W_LOGICAL, H_LOGICAL = 1280, 800
+PILE = pygame.Rect(0, 0, 952, 800)
+PANEL = pygame.Rect(952, 0, 328, 800)
+PX = PANEL.x + 20
+PW = PANEL.w - 40
+TURN_CARD = pygame.Rect(PX, 58, PW, 132)
+SCORE_CARD = pygame.Rect(PX, 202, PW, 388)
+#: The projection of the pile area: 2.5 px per mm, the crossing of the X at (452, 566).
+PROJ_SCALE = 2.5
+PROJ_ORIGIN = (452.0, 566.0)
+#: Physics steps (1/240 s) per 1/60 s update (research §4: 4 substeps); the slow replay runs 1 (¼ speed).
+SUBSTEPS = 4
+REPLAY_SUBSTEPS = 1
+#: One wheel notch turns the held stick this much (rad); with Shift, the fine step.
+TURN_STEP = math.radians(15.0)
+TURN_FINE = math.radians(1.0)
+#: Knock sounds: impacts (g·mm/s, ``TokamiWorld.impact``) below KNOCK_MIN are silent, KNOCK_FULL and
+#: above play at full volume (log scale between); at most one knock per KNOCK_GAP s.
+KNOCK_MIN = 150.0
+KNOCK_FULL = 6000.0
+KNOCK_GAP = 0.07
+#: A bot's turn shows "thinking" at least this long (s), so a watcher can follow who plays.
+BOT_MIN_THINK = 0.6
+#: With no human seat, the round-end card goes away by itself after this long (s).
+CARD_AUTO = 4.0
+BANNER_TIME = 1.8
+#: Steps after the close before a visible settle gives up (the driver's 10 s limit).
+SETTLE_STEPS = round(SETTINGS.settle_timeout / SETTINGS.dt)
+SEAT_COLOURS = ((86, 180, 233), (204, 121, 167), (230, 159, 0), (120, 200, 120), (240, 228, 66))
+COLOUR_NAMES = {"blue": "blue", "yellow": "yellow", "red": "red", "green": "green"}
+
+
+def seat_name(kind: str) -> str:
+    """What a seat is called on screen: "Human" or "Medium bot"."""
+    if kind == "human":
+        return "Human"
+    if kind.startswith("bot:"):
+        return f"{kind[4:].capitalize()} bot"
+    return kind
+
+
+def knock_volume(impact: float) -> float:
+    """Volume 0..1 of the knock for a new-contact impulse ``impact`` (g·mm/s): 0 below ``KNOCK_MIN``,
+    rising on a log scale to 1 at ``KNOCK_FULL``."""
+    if impact < KNOCK_MIN:
+        return 0.0
+    return min(1.0, 0.15 + 0.85 * math.log(impact / KNOCK_MIN) / math.log(KNOCK_FULL / KNOCK_MIN))
+
+
+def phase_words(state: Any, human: bool) -> str:
+    """The phase in words for the panel and the status line (the actor is ``state.player``)."""
+    ph = state.phase
+    if ph == "settle":
+        why = (state.pending or {}).get("why")
+        return {"setup": "The sticks are stacked on the X", "refuse": "The taboo stick leaves the X",
+                "remove": "The stick leaves the X"}.get(why, "The pile settles")
+    if ph == "turn":
+        if not human:
+            return "Choosing a stick to raise"
+        return "Take a stick and raise it higher"
+    if ph == "raise":
+        return "Put it back higher than the line" if human else "Raising a stick"
+    if ph == "winning":
+        return "Take a winning stick or end your turn (Enter)" if human else "Deciding on a winning stick"
+    if ph == "draw":
+        return "Pull the stick off the X" if human else "Pulling a winning stick"
+    if ph == "over":
+        return "Game over"
+    return "The sticks are coloured"
+
+
+def round_tally(before: Any, events: list) -> list[dict]:
+    """Per player, this round's ``winning`` and ``minus`` stick ids at the round's end: the lists of
+    ``before`` (the state before the action that ended the round) changed by that action's events
+    ("winning", "minus", "return"), in order, up to the "round_end" event."""
+    n = before.n_players
+    win = [list(before.winning[p]) for p in range(n)]
+    minus = [list(before.minus[p]) for p in range(n)]
+    for e in events:
+        kind = e.get("e")
+        if kind == "round_end":
+            break
+        if kind == "winning":
+            win[e["player"]].append(e["stick"])
+        elif kind == "minus":
+            minus[e["player"]] += list(e["sticks"])
+        elif kind == "return":
+            back = set(e["sticks"])
+            minus[e["player"]] = [i for i in minus[e["player"]] if i not in back]
+    return [{"winning": win[p], "minus": minus[p]} for p in range(n)]
+
+
+def last_turn_tracks(match: Match) -> list[tuple[Any, list]]:
+    """The hand tracks of the last turn that has one, as ``(state before, track)`` pairs in order: the
+    latest applied PHYSICS action with a "hand" track and any earlier one of the same turn (a raise
+    before a draw)."""
+    out: list[tuple[Any, list]] = []
+    j = None
+    for i in range(match.cursor - 1, -1, -1):
+        e = match.log[i]
+        if e["p"] == PHYSICS and "hand" in e["a"]:
+            j = i
+            break
+    if j is None:
+        return out
+    for i in range(j, -1, -1):
+        e = match.log[i]
+        before = match.states[i]
+        if e["p"] == PHYSICS and "hand" in e["a"] and e["a"]["t"] in ("raised", "drawn"):
+            out.append((before, e["a"]["hand"]))
+        if before.phase == "turn":
+            break
+    out.reverse()
+    return out
+
+
+def loads_part(world: TokamiWorld, part: int, parts: int) -> dict[int, float]:
+    """``TokamiWorld.loads`` for the sticks whose id is ``part`` modulo ``parts`` (stick weights), so a
+    screen can spread the reading over several frames."""
+    unit = model.STICK_MASS * model.GRAVITY * world.world.settings.dt
+    out: dict[int, float] = {}
+    acc = [0.0]
+
+    def visit(arb) -> None:
+        acc[0] += arb.total_impulse.length
+
+    for sid in world.ids():
+        if sid % parts != part:
+            continue
+        acc[0] = 0.0
+        world.body(sid).each_arbiter(visit)
+        out[sid] = acc[0] / unit
+    return out
+
+
+def fits(world: TokamiWorld, sid: int, pose: model.Pose) -> bool:
+    """Whether stick ``sid`` could be put into ``world`` at ``pose`` (``TokamiWorld.insert``'s test,
+    without changing the world)."""
+    import pymunk
+
+    from sim.physics.world import all_lanes_filter, lane_filter
+    from .world import INSERT_TOLERANCE
+
+    kind, lane, x, y, a = pose
+    body = pymunk.Body(model.STICK_MASS, 1.0)
+    body.position = (x, y)
+    body.angle = a
+    shape = pymunk.Poly(body, model.core_vertices(kind), radius=model.BEVEL)
+    shape.filter = lane_filter(lane) if kind == "across" else all_lanes_filter()
+    for h in world.space.shape_query(shape):
+        if getattr(h.shape, "stick_id", None) == sid:
+            continue
+        cps = h.contact_point_set
+        if (cps.normal[0] == 0.0 and cps.normal[1] == 0.0) or any(abs(p.distance) > INSERT_TOLERANCE
+                                                                  for p in cps.points):
+            return False
+    return True
+
+
+class TokamiScene(Scene):
+    """Tokami on ``match`` (a TokamiRules match in any phase: a resumed match goes on where it was).
+
+    Every "human" seat plays with the mouse when it is their turn (hot-seat); every "bot:LEVEL" seat by
+    ``SPEC.make_bot``. Options: ``bots`` ({seat: bot} to use instead of the registry's)."""
+
+    title = "Tokami"
+
+    def __init__(self, app: Any, match: Match, **opts: Any):
+        super().__init__(app)
+        self.match = match
+        self.kinds: list[str] = list(match.config.get("seats") or [])
+        self.humans = [i for i, k in enumerate(self.kinds) if k == "human"]
+        self.proj = draw.Projection(PROJ_SCALE, PROJ_ORIGIN)
+        self.worker = BotWorker("tokami-bot")
+        self.bots: dict[int, Any] = dict(opts.get("bots") or {})
+        self.bots_missing: str | None = None
+        self.job: dict | None = None          # the bot decision under way: {"cursor", "seat", "since"}
+        self.think = 0.0                      # seconds the bot to move has been thinking
+        self.play: dict | None = None         # a bot's plan played back: {"pb", "action", "cursor"}
+        self.run: driver.SettleRun | None = None
+        self.run_cursor = -1
+        self.att: driver.Attempt | None = None
+        self.att_cursor = -1
+        self.committed = False                # the take/draw of the attempt is submitted
+        self.closed = False                   # the attempt is closed: the pile is shown settling
+        self.closed_at = 0
+        self.hold: dict | None = None         # {"offset": (mm), "depth": lanes, "button": bool}
+        self.angle = 0.0                      # the hand's angle for the held stick (rad)
+        self.lane = 0                         # lane last chosen for an across ghost
+        self.view_lane = 0                    # lane looked into: across-sticks in front of it see-through
+        self.replay: dict | None = None       # F5: {"items", "i", "pb", "pause"}
+        self.pointer = (0, 0)
+        self.hover: int | None = None
+        self.focus: int | None = None         # the stick whose height is shown when none is held
+        self.shift = False
+        self.wheel = WheelSteps()
+        self.clock = 0.0
+        self.msg: tuple[str, tuple, float] | None = None
+        self.banner: tuple[str, float] | None = None
+        self.card: dict | None = None         # round-end card
+        self.show_result = True
+        self._last_knock = -1.0
+        self._reads = 0
+        self._tension_world: TokamiWorld | None = None
+        self._tension: dict[int, float] = {}
+        self._wobble: dict[int, float] = {}
+        self._static_tension: tuple[int, dict] | None = None
+        self._texts: dict = {}
+        self._bg: tuple | None = None
+        self._pile: tuple | None = None
+        self._panel: tuple | None = None
+        self._seen = match.cursor
+        self._turn_of = (match.state.round, match.state.player, match.state.phase == "turn")
+        self._build_buttons()
+        self._repair_bot_phase()
+        match.listeners.append(self._on_events)
+
+    # ------------------------------------------------------------------ scene plumbing
+    def on_enter(self) -> None:
+        if self._on_events not in self.match.listeners:
+            self.match.listeners.append(self._on_events)
+
+    def on_exit(self) -> None:
+        self.worker.cancel()
+        try:
+            self.match.listeners.remove(self._on_events)
+        except ValueError:
+            pass
+
+    @property
+    def state(self):
+        return self.match.state
+
+    @property
+    def rules(self):
+        return self.match.rules
+
+    @property
+    def theme(self):
+        return self.app.theme
+
+    def is_human(self, seat: int) -> bool:
+        return 0 <= seat < len(self.kinds) and self.kinds[seat] == "human"
+
+    def human_to_move(self) -> bool:
+        """Whether a human seat acts now (phases turn, raise, winning, draw)."""
+        st = self.state
+        return st.phase in ("turn", "raise", "winning", "draw") and self.is_human(st.player)
+
+    def tag(self, seat: int) -> str:
+        return f"P{seat + 1}"
+
+    def name(self, seat: int) -> str:
+        return seat_name(self.kinds[seat]) if seat < len(self.kinds) else "Player"
+
+    def _sound(self, name: str) -> None:
+        audio = getattr(self.app, "audio", None)
+        if audio is not None:
+            audio.play(name)
+
+    def _say(self, text: str, colour=None, seconds: float = 3.0) -> None:
+        self.msg = (text, colour or self.theme.text, seconds)
+
+    def busy(self) -> bool:
+        """Whether something is running that the player must wait for (a settle, a bot, a replay)."""
+        return (self.run is not None or self.play is not None or self.replay is not None
+                or (self.att is not None and self.closed))
+
+    # ------------------------------------------------------------------ buttons
+    def _build_buttons(self) -> None:
+        bw, bh, gap = (PW - 12) // 3, 40, 6
+        y1, y2 = 604, 604 + bh + 8
+        col = [PX, PX + bw + gap, PX + 2 * (bw + gap)]
+        self.b_refuse = Button((col[0], y1, bw, bh), "Refuse", self.do_refuse, font_size=16, tooltip="R")
+        self.b_end = Button((col[1], y1, bw, bh), "End turn", self.do_end_turn, font_size=16, tooltip="Enter")
+        self.b_replay = Button((col[2], y1, bw, bh), "Replay", self.do_replay, font_size=16, tooltip="F5")
+        self.b_undo = Button((col[0], y2, bw, bh), "Undo turn", self.do_undo, font_size=16, tooltip="Ctrl+Z")
+        self.b_rules = Button((col[1], y2, bw, bh), "Rules", self.do_rules, font_size=16, tooltip="F1")
+        self.b_menu = Button((col[2], y2, bw, bh), "Menu", self.do_launcher, font_size=16, style="quiet")
+        self.panel_buttons = [self.b_refuse, self.b_end, self.b_replay, self.b_undo, self.b_rules, self.b_menu]
+        cx, cy = PILE.centerx, 400
+        self.b_next = Button((cx - 100, cy + 150, 200, 46), "Next round", self.do_next_round, style="primary",
+                             font_size=18)
+        self.b_new = Button((cx - 260, cy + 190, 160, 46), "New game", self.do_new_game, style="primary",
+                            font_size=18)
+        self.b_launch = Button((cx - 80, cy + 190, 160, 46), "Launcher", self.do_launcher, font_size=18)
+        self.b_view = Button((cx + 100, cy + 190, 160, 46), "View pile", self.do_toggle_result, font_size=18)
+        self.b_show = Button((PILE.centerx - 90, PILE.bottom - 64, 180, 42), "Show result",
+                             self.do_toggle_result, font_size=17, style="primary")
+        self.end_buttons = [self.b_new, self.b_launch, self.b_view]
+        self._refresh_buttons()
+
+    def _refresh_buttons(self) -> None:
+        st = self.state
+        mine = self.human_to_move() and not self.busy() and self.card is None
+        self.b_refuse.enabled = (mine and st.phase == "turn" and self.att is None and st.taboo is not None
+                                 and st.taboo in st.poses)
+        self.b_end.enabled = mine and st.phase == "winning" and self.att is None
+        self.b_replay.enabled = self.replay is not None or bool(last_turn_tracks(self.match))
+        self.b_undo.enabled = bool(st.practice) and self._undo_target() is not None
+        self.b_replay.label = "Stop" if self.replay is not None else "Replay"
+
+    def _active_buttons(self) -> list[Button]:
+        if self.match.is_over():
+            return self.end_buttons if self.show_result else [self.b_show] + self.panel_buttons
+        out = list(self.panel_buttons)
+        if self.card is not None:
+            out.append(self.b_next)
+        return out
+
+    # ------------------------------------------------------------------ actions
+    def submit(self, seat: int, action: dict) -> bool:
+        """Send ``action`` for ``seat``; a refused one is reported (reject cue and the reason)."""
+        try:
+            self.match.submit(seat, action)
+        except IllegalAction as e:
+            self._sound("reject")
+            why = str(e)
+            self._say(why[:1].upper() + why[1:], self.theme.bad)
+            return False
+        self._refresh_buttons()
+        return True
+
+    def do_refuse(self) -> None:
+        st = self.state
+        if not self.human_to_move() or st.phase != "turn" or self.att is not None or self.busy():
+            return
+        if st.taboo is None or st.taboo not in st.poses:
+            self._say("There is no taboo stick to refuse with: take a stick", self.theme.text_dim)
+            return
+        self.submit(st.player, {"t": "refuse"})
+
+    def do_end_turn(self) -> None:
+        st = self.state
+        if not self.human_to_move() or st.phase != "winning" or self.att is not None or self.busy():
+            return
+        self.submit(st.player, {"t": "end"})
+
+    def do_next_round(self) -> None:
+        self.card = None
+        self._refresh_buttons()
+
+    def do_replay(self) -> None:
+        """Start (or stop) the slow replay of the last turn."""
+        if self.replay is not None:
+            self.replay = None
+            self._refresh_buttons()
+            return
+        if self.att is not None and self.committed:
+            self._say("Finish your move first", self.theme.text_dim)
+            return
+        items = last_turn_tracks(self.match)
+        if not items:
+            self._say("No turn to replay yet", self.theme.text_dim)
+            return
+        self._drop_attempt()
+        try:
+            pb = driver.Playback(items[0][0], items[0][1])
+        except ValueError as e:
+            self._say(f"Cannot replay: {e}", self.theme.bad)
+            return
+        self.replay = {"items": items, "i": 0, "pb": pb, "pause": 0.0}
+        self._refresh_buttons()
+
+    def _undo_target(self) -> int | None:
+        """The log position of the latest start of a human turn before the current position."""
+        m = self.match
+        for i in range(m.cursor - 1, -1, -1):
+            s = m.states[i]
+            if s.phase == "turn" and self.is_human(s.player):
+                return i
+        return None
+
+    def do_undo(self) -> None:
+        """Practice games: back to the start of the latest human turn (Ctrl+Z)."""
+        st = self.state
+        if not st.practice:
+            self._say("Undo only in practice games: touch means take", self.theme.text_dim)
+            return
+        n = self._undo_target()
+        if n is None:
+            self._say("Nothing to undo yet", self.theme.text_dim)
+            return
+        self._reset_live()
+        self.card = None
+        m = self.match
+        # the moves after the turn start are dropped, not kept for redo: a record whose cursor stands
+        # before physics outcomes could not be loaded again (undo never crosses them)
+        del m.log[n:]
+        del m.states[n + 1:]
+        m.seek(n)
+        self._seen = m.cursor
+        self._sound("undo")
+        self._say(f"Back to the start of {self.tag(self.state.player)}'s turn", self.theme.accent)
+        self._refresh_buttons()
+
+    def do_rules(self) -> None:
+        from . import SPEC
+        show = getattr(self.app, "show_rules", None)
+        if show is not None:
+            show(SPEC)
+
+    def do_launcher(self) -> None:
+        go = getattr(self.app, "to_launcher", None)
+        if go is not None:
+            go()
+
+    def do_new_game(self) -> None:
+        from sim.app.main import random_seed
+
+        from . import SPEC
+        self.app.start_match(SPEC, Match(self.match.rules, self.match.config, random_seed()))
+
+    def do_toggle_result(self) -> None:
+        self.show_result = not self.show_result
+
+    # ------------------------------------------------------------------ live objects
+    def _reset_live(self) -> None:
+        """Forget every live world (attempt, settle, bot job and playback, replay)."""
+        self.worker.cancel()
+        self.job = None
+        self.think = 0.0
+        self.play = None
+        self.run = None
+        self.run_cursor = -1
+        self.replay = None
+        self._drop_attempt()
+
+    def _drop_attempt(self) -> None:
+        self.att = None
+        self.att_cursor = -1
+        self.committed = False
+        self.closed = False
+        self.hold = None
+
+    def _repair_bot_phase(self) -> None:
+        """A bot's take or draw whose physical outcome was never made (a resumed game): the plan is
+        gone, so the take is dropped and the bot decides again (nothing physical happened yet)."""
+        m = self.match
+        st = m.state
+        if st.phase in ("raise", "draw") and not self.is_human(st.player) and m.cursor > 0:
+            last = m.log[m.cursor - 1]
+            if last["p"] == st.player and last["a"].get("t") in ("take", "draw"):
+                n = m.cursor - 1
+                del m.log[n:]
+                del m.states[n + 1:]
+                m.seek(n)
+                self._seen = m.cursor
+
+    def live_world(self) -> TokamiWorld | None:
+        """The world shown now: the replay's, a bot's playback, the player's attempt, a settle run."""
+        if self.replay is not None:
+            return self.replay["pb"].attempt.world
+        if self.play is not None:
+            return self.play["pb"].attempt.world
+        if self.att is not None:
+            return self.att.world
+        if self.run is not None:
+            return self.run.world
+        return None
+
+    def live_attempt(self) -> driver.Attempt | None:
+        if self.replay is not None:
+            return self.replay["pb"].attempt
+        if self.play is not None:
+            return self.play["pb"].attempt
+        return self.att
+
+    def shown_state(self):
+        """The rules state whose sticks are on screen (the replayed one during a replay)."""
+        if self.replay is not None:
+            return self.replay["items"][self.replay["i"]][0]
+        return self.state
+
+    # ------------------------------------------------------------------ the player's attempt
+    def _start_attempt(self, sid: int, pos) -> None:
+        st = self.state
+        try:
+            att = driver.Attempt(st, sid)
+        except ValueError as e:
+            self._say(str(e), self.theme.bad)
+            return
+        pose = st.poses[sid]
+        depth = draw.depth_range(pose)[0]
+        wp = self.proj.to_world(pos[0], pos[1], depth)
+        gp = self._grab_point(att, sid, wp)
+        try:
+            att.grab(gp)
+        except ValueError:
+            att.grab(None)
+            gp = tuple(att.world.body(sid).position)
+        self.att = att
+        self.att_cursor = self.match.cursor
+        self.committed = st.phase in ("raise", "draw")
+        self.closed = False
+        self.angle = float(att.world.body(sid).angle)
+        if pose[0] == "across":
+            self.lane = pose[1]
+        self.hold = {"offset": (gp[0] - wp[0], gp[1] - wp[1]), "depth": depth, "button": True}
+        self._sound("click")
+
+    @staticmethod
+    def _grab_point(att: driver.Attempt, sid: int, wp) -> tuple[float, float]:
+        """``wp`` if it lies on the stick, else the nearest point of the stick, 1 mm inside."""
+        body = att.world.body(sid)
+        shape = next(iter(body.shapes))
+        q = shape.point_query(wp)
+        if q.distance <= 0.0:
+            return (float(wp[0]), float(wp[1]))
+        px, py = q.point
+        cx, cy = body.position
+        d = math.hypot(cx - px, cy - py)
+        if d < 1e-9:
+            return (float(cx), float(cy))
+        return (px + (cx - px) / d, py + (cy - py) / d)
+
+    def _target(self) -> tuple[float, float]:
+        x, y = self.proj.to_world(self.pointer[0], self.pointer[1], self.hold["depth"])
+        ox, oy = self.hold["offset"]
+        return (x + ox, y + oy)
+
+    def _set_depth(self, depth: int) -> None:
+        """The held stick now lies ``depth`` lanes deep: keep the hand's world target where it was."""
+        if self.hold is None or depth == self.hold["depth"]:
+            return
+        x0, y0 = self.proj.to_world(self.pointer[0], self.pointer[1], self.hold["depth"])
+        x1, y1 = self.proj.to_world(self.pointer[0], self.pointer[1], depth)
+        ox, oy = self.hold["offset"]
+        self.hold["offset"] = (ox + x0 - x1, oy + y0 - y1)
+        self.hold["depth"] = depth
+
+    def _commit(self) -> bool:
+        """Touch means take: submit the take (phase turn) or draw (phase winning) of the moved stick."""
+        st = self.state
+        att = self.att
+        act = {"t": "take" if st.phase == "turn" else "draw", "stick": att.stick}
+        if not self.submit(st.player, act):
+            self._drop_attempt()
+            return False
+        self.committed = True
+        self.att_cursor = self.match.cursor
+        return True
+
+    def _close(self) -> None:
+        """The player is done with the attempt: it closes (the hand lets go) and the pile settles."""
+        att = self.att
+        if att is None or self.closed:
+            return
+        att.close()
+        self.closed = True
+        self.closed_at = att.steps
+        self.hold = None
+
+    def _let_go(self) -> None:
+        """Mouse released: a ghost is put down where it is (if free), a stick in the plane let go."""
+        att = self.att
+        if att is None or self.hold is None or self.closed:
+            return
+        if att.ghost is not None:
+            att.move(self._target(), self.angle)
+            if att.drop():
+                self._sound("place")
+                self._close()
+            else:
+                self.hold["button"] = False
+                self._say("It would overlap a stick: move it to a free place and click", self.theme.bad)
+                self._sound("reject")
+            return
+        if not self.committed:
+            self._drop_attempt()          # only touched: nothing happened
+            return
+        self._close()
+
+    def _toggle_kind(self) -> None:
+        """Tab: the held stick leaves the plane (when it can) or turns across <-> along."""
+        att = self.att
+        if att is None or self.hold is None or self.closed:
+            return
+        try:
+            if att.ghost is not None:
+                kind = "along" if att.ghost[0] == "across" else "across"
+                att.set_ghost(kind, self.lane if kind == "across" else None)
+                self._set_depth(draw.depth_range(att.ghost)[0])
+                self._sound("rotate")
+            elif att.kind == "draw":
+                if att.can_lift():
+                    att.lift_out()
+                    self._sound("out")
+                else:
+                    self._say("Drag it out of the V to take it", self.theme.text_dim)
+            elif att.can_lift():
+                pose = att.held_pose()
+                kind = "along" if pose[0] == "across" else "across"
+                att.lift_out(kind, self.lane if kind == "across" else None)
+                self._set_depth(draw.depth_range(att.ghost)[0])
+                self.hold["button"] = self.hold.get("button", True)
+                self._sound("rotate")
+            else:
+                self._say("It is wedged: it can leave the plane once nothing in front or behind holds it",
+                          self.theme.text_dim)
+        except ValueError as e:
+            self._say(str(e), self.theme.bad)
+
+    def _choose_lane(self, lane: int) -> None:
+        """1-6, [ ]: put the held across-stick (or its ghost) in ``lane``."""
+        lane = max(0, min(model.LANES - 1, lane))
+        self.lane = lane
+        att = self.att
+        if att is None or self.hold is None or self.closed or att.kind != "raise":
+            return
+        try:
+            if att.ghost is not None:
+                att.set_ghost("across", lane)
+            elif att.can_lift():
+                att.lift_out("across", lane)
+            else:
+                self._say("It is wedged: it can leave the plane once nothing in front or behind holds it",
+                          self.theme.text_dim)
+                return
+        except ValueError as e:
+            self._say(str(e), self.theme.bad)
+            return
+        self._set_depth(lane)
+        self._sound("rotate")
+
+    def _look_into(self, lane: int) -> None:
+        """With nothing in hand, 1-6 / [ ] choose the lane to look into: the across-sticks of the lanes
+        in front of it are drawn see-through and cannot be picked (1: every lane, as usual)."""
+        self.view_lane = max(0, min(model.LANES - 1, lane))
+        self.hover = None
+        if self.view_lane:
+            self._say(f"Looking into lane {self.view_lane + 1}: the lanes in front are see-through (1 shows all)",
+                      self.theme.text_dim)
+
+    def _turn(self, steps: int) -> None:
+        if self.att is None or self.hold is None or self.closed or steps == 0:
+            return
+        step = TURN_FINE if (self.shift or pygame.key.get_mods() & pygame.KMOD_SHIFT) else TURN_STEP
+        self.angle += steps * step
+
+    # ------------------------------------------------------------------ events
+    def handle_event(self, event: Any) -> bool:
+        et = event.type
+        if et in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            self.pointer = event.pos
+            for b in self._active_buttons():
+                if b.handle_event(event):
+                    return True
+            if et == pygame.MOUSEMOTION:
+                self._hover(event.pos)
+                return True
+            if et == pygame.MOUSEBUTTONDOWN:
+                if event.button == 1 and PILE.collidepoint(event.pos):
+                    self._press(event.pos)
+                return True
+            if event.button == 1:
+                self._let_go()
+            return True
+        if et == pygame.MOUSEWHEEL:
+            self._turn(self.wheel.feed(event))
+            return True
+        if et == pygame.KEYUP:
+            if event.key in (pygame.K_LSHIFT, pygame.K_RSHIFT):
+                self.shift = False
+            return False
+        if et == pygame.KEYDOWN:
+            return self._key(event)
+        return False
+
+    def _key(self, event) -> bool:
+        k = event.key
+        mods = getattr(event, "mod", 0)
+        if k in (pygame.K_LSHIFT, pygame.K_RSHIFT):
+            self.shift = True
+            return True
+        if mods & pygame.KMOD_CTRL:
+            if k == pygame.K_z:
+                self.do_undo()
+                return True
+            return False
+        if k == pygame.K_F5:
+            self.do_replay()
+            return True
+        if self.card is not None and k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            self.do_next_round()
+            return True
+        if self.match.is_over():
+            return False
+        if k == pygame.K_TAB:
+            self._toggle_kind()
+            return True
+        lane = None
+        holding = self.att is not None and self.hold is not None and not self.closed
+        current = self.lane if holding else self.view_lane
+        if pygame.K_1 <= k <= pygame.K_6:
+            lane = k - pygame.K_1
+        elif k == pygame.K_LEFTBRACKET:
+            lane = current - 1
+        elif k == pygame.K_RIGHTBRACKET:
+            lane = current + 1
+        if lane is not None:
+            if holding:
+                self._choose_lane(lane)
+            else:
+                self._look_into(lane)
+            return True
+        if k == pygame.K_r:
+            self.do_refuse()
+            return True
+        if k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.do_end_turn()
+            return True
+        return False
+
+    def _pickable(self) -> dict:
+        """The sticks the mouse can point at: every stick on the X, less the across-sticks of the
+        lanes made see-through (see :meth:`_look_into`)."""
+        st = self.state
+        if not self.view_lane:
+            return st.poses
+        return {i: p for i, p in st.poses.items() if not (p[0] == "across" and p[1] < self.view_lane)}
+
+    def _hover(self, pos) -> None:
+        if self.att is not None or self.busy() or not PILE.collidepoint(pos):
+            self.hover = None
+            return
+        self.hover = draw.pick(self.proj, self._pickable(), pos)
+        if self.hover is not None:
+            self.focus = self.hover
+
+    def _press(self, pos) -> None:
+        st = self.state
+        if self.match.is_over() or self.card is not None:
+            return
+        if self.att is not None and self.hold is not None and not self.closed and not self.hold["button"]:
+            # a ghost waiting to be put down: a click puts it here and keeps holding it in the plane
+            att = self.att
+            att.move(self._target(), self.angle)
+            if att.ghost is not None and att.drop():
+                self.hold["button"] = True
+                self._sound("place")
+            else:
+                self._say("It would overlap a stick: move it to a free place", self.theme.bad)
+                self._sound("reject")
+            return
+        if self.busy() or self.att is not None:
+            return
+        if not self.human_to_move():
+            if st.phase in ("turn", "winning", "raise", "draw"):
+                self._say(f"Wait: it is {self.tag(st.player)}'s turn ({self.name(st.player)})",
+                          self.theme.text_dim)
+            return
+        sid = draw.pick(self.proj, self._pickable(), pos)
+        if sid is None:
+            return
+        if st.phase in ("raise", "draw"):
+            if sid != st.held:
+                self._say(f"Touch means take: you took stick {st.held}, use it", self.theme.bad)
+                self._sound("reject")
+                return
+        elif sid == st.taboo:
+            what = "raise" if st.phase == "turn" else "take"
+            self._say(f"That is the taboo stick: you may not {what} it"
+                      + (" (R refuses: it becomes a minus stick)" if st.phase == "turn" else ""), self.theme.bad)
+            self._sound("reject")
+            return
+        elif st.phase == "winning" and st.current and sid == st.current["stick"]:
+            self._say("You just raised that stick: take another one, or end your turn (Enter)", self.theme.bad)
+            self._sound("reject")
+            return
+        self.hover = None
+        self._start_attempt(sid, pos)
+
+    # ------------------------------------------------------------------ match events
+    def _on_events(self, match: Match, events: list) -> None:
+        th = self.theme
+        before = match.states[self._seen] if 0 <= self._seen < len(match.states) else None
+        for e in events:
+            kind = e.get("e")
+            if kind == "raise":
+                hb, ha = e.get("hp_before"), e.get("hp_after")
+                if e["ok"]:
+                    self._sound("place")
+                    self._say(f"Raised: {hb:.1f} -> {ha:.1f} mm", th.good)
+                elif ha is not None:
+                    self._sound("reject")
+                    self._say(f"Not higher: {hb:.1f} -> {ha:.1f} mm (it needs more than "
+                              f"{hb + model.RAISE_MARGIN:.1f}): a minus stick", th.bad)
+                else:
+                    self._sound("reject")
+                    self._say("Not put back on the X: a minus stick", th.bad)
+            elif kind == "fall":
+                n = len(e["sticks"])
+                self._sound("penalty")
+                self._say(f"{n} stick{'s' if n != 1 else ''} fell: minus sticks for {self.tag(e['player'])}", th.bad)
+            elif kind == "winning":
+                self._sound("gobble")
+                self._say(f"A winning stick ({e['colour']}) for {self.tag(e['player'])}", th.good)
+            elif kind == "return":
+                n = len(e["sticks"])
+                self._sound("out")
+                self._say(f"{n} {e['colour']} minus stick{'s' if n != 1 else ''} back to the box", th.good)
+            elif kind == "not_taken":
+                self._say("The stick stayed on the X: no winning stick this time", th.text_dim)
+            elif kind == "refuse":
+                self._say(f"{self.tag(e['player'])} refuses: the taboo stick becomes a minus stick", th.text_dim)
+            elif kind == "round_end" and before is not None:
+                if not any(x.get("e") == "over" for x in events):
+                    self.card = {"round": e["round"], "scores": list(e["scores"]), "totals": list(e["totals"]),
+                                 "tally": round_tally(before, events), "colours": before.colours, "age": 0.0}
+                    self._sound("win")
+            elif kind == "over":
+                self.show_result = True
+                best = max(match.outcome()["totals"])
+                won = any(self.is_human(p) and match.state.totals[p] == best for p in range(len(self.kinds)))
+                self._sound("win" if won or not self.humans else "lose")
+            elif kind in ("seek", "undo", "redo"):
+                self._reset_live()
+        self._seen = match.cursor
+        st = match.state
+        key = (st.round, st.player, st.phase == "turn")
+        if st.phase == "turn" and key != self._turn_of:
+            self._announce(st.player)
+        self._turn_of = key
+        self._refresh_buttons()
+
+    def _announce(self, seat: int) -> None:
+        """A banner when the turn passes to a human: whose turn it is in hot-seat, "Your turn" else."""
+        if not self.is_human(seat):
+            return
+        if len(self.humans) > 1:
+            self.banner = (f"{self.tag(seat)}'s turn", 0.0)
+        else:
+            self.banner = ("Your turn", 0.0)
+
+    # ------------------------------------------------------------------ update
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        if getattr(self.app, "top", self) is not self:
+            return                                   # paused under a dialog (rules, ...)
+        self._tick_feedback(dt)
+        if self.replay is not None:
+            self._update_replay(dt)
+            self._refresh_buttons()
+            return
+        if self.card is not None:
+            self.card["age"] += dt
+            if not self.humans and self.card["age"] >= CARD_AUTO:
+                self.card = None
+            else:
+                self._refresh_buttons()
+                return
+        st = self.state
+        if st.phase == "settle":
+            self._update_settle()
+        elif self.att is not None:
+            self._update_attempt()
+        elif st.phase in ("turn", "winning", "raise", "draw") and not self.is_human(st.player):
+            self._update_bot(dt)
+        self._refresh_buttons()
+
+    def _tick_feedback(self, dt: float) -> None:
+        if self.msg is not None:
+            text, col, left = self.msg
+            self.msg = (text, col, left - dt) if left - dt > 0 else None
+        if self.banner is not None:
+            text, t = self.banner
+            self.banner = (text, t + dt) if t + dt < BANNER_TIME else None
+
+    def _knock(self, impact: float) -> None:
+        v = knock_volume(impact)
+        if v <= 0.0 or self.clock - self._last_knock < KNOCK_GAP:
+            return
+        self._last_knock = self.clock
+        audio = getattr(self.app, "audio", None)
+        knock = getattr(audio, "knock", None)
+        if knock is not None:
+            knock(v)
+
+    def _read_world(self, world: TokamiWorld, impact: float) -> None:
+        """After stepping: the knock, and (every third update) the tension and wobble cues."""
+        self._knock(impact)
+        self._reads += 1
+        if self._tension_world is not world:
+            self._tension_world = world
+            self._tension = world.loads()
+        else:
+            self._tension.update(loads_part(world, self._reads % 3, 3))
+        self._wobble = world.speeds()
+
+    def _update_settle(self) -> None:
+        st = self.state
+        if self.run is None or self.run_cursor != self.match.cursor:
+            self._drop_attempt()
+            try:
+                self.run = driver.SettleRun(st)
+            except ValueError as e:
+                self._say(str(e), self.theme.bad)
+                return
+            self.run_cursor = self.match.cursor
+        run = self.run
+        impact = 0.0
+        for _ in range(SUBSTEPS):
+            if run.done or run.world.time >= SETTINGS.settle_timeout:
+                break
+            run.step()
+            impact = max(impact, run.world.impact)
+        self._read_world(run.world, impact)
+        if run.done or run.world.time >= SETTINGS.settle_timeout:
+            action = run.finish()
+            self.run = None
+            self.run_cursor = -1
+            self.submit(PHYSICS, action)
+
+    def _update_attempt(self) -> None:
+        att = self.att
+        if self.att_cursor != self.match.cursor:
+            self._drop_attempt()                    # the match moved on under it (undo, resume)
+            return
+        if not self.closed and self.hold is not None and att.holding:
+            att.move(self._target(), self.angle)
+        impact = 0.0
+        done = False
+        for _ in range(SUBSTEPS):
+            if self.closed and (att.world.is_settled() or att.steps - self.closed_at >= SETTLE_STEPS):
+                done = True
+                break
+            att.step()
+            impact = max(impact, att.world.impact)
+            if not self.committed and (att.stopped or att.displacement() > driver.TOUCH_MM):
+                if not self._commit():
+                    return
+            if att.stopped in ("fall", "taken") and not self.closed:
+                if att.stopped == "taken":
+                    self._sound("out")
+                self._close()
+        self._read_world(att.world, impact)
+        if done:
+            action = att.finish()
+            self._drop_attempt()
+            self.submit(PHYSICS, action)
+
+    def _bot(self, seat: int):
+        if seat in self.bots:
+            return self.bots[seat]
+        kind = self.kinds[seat]
+        try:
+            from . import SPEC
+            bot = SPEC.make_bot(seat, kind.split(":", 1)[1], self.match.seed)
+        except ImportError:
+            self.bots_missing = "The bots are not available: their seats wait"
+            return None
+        self.bots[seat] = bot
+        return bot
+
+    def _update_bot(self, dt: float) -> None:
+        st = self.state
+        seat = st.player
+        if self.play is not None:
+            self._update_playback()
+            return
+        if st.phase in ("raise", "draw"):
+            self._repair_bot_phase()
+            return
+        self.think += dt
+        if self.job is None:
+            bot = self._bot(seat)
+            if bot is None:
+                return
+            self.job = {"cursor": self.match.cursor, "seat": seat}
+            self.worker.start(_bot_job(bot, self.rules, st, seat))
+            return
+        if "result" not in self.job:
+            try:
+                ready, res = self.worker.poll()
+            except Exception as e:  # noqa: BLE001 - a broken bot is reported, and its seat plays safe
+                traceback.print_exc(file=sys.stderr)
+                self._say(f"Bot error ({e.__class__.__name__}): it plays safe", self.theme.bad)
+                self.job = {"cursor": self.match.cursor, "seat": seat}
+                self.worker.start(_safe_job(self.rules, st, seat))
+                return
+            if not ready:
+                return
+            self.job["result"] = res
+        if self.think < BOT_MIN_THINK:
+            return
+        job, self.job = self.job, None
+        self.think = 0.0
+        if job["cursor"] != self.match.cursor:
+            return                                   # the match moved meanwhile: decide again
+        action, phys = job["result"]
+        if not self.submit(seat, action):
+            return
+        if phys is None:
+            return
+        if "hand" in phys:
+            try:
+                self.play = {"pb": driver.Playback(self.state, phys["hand"]), "action": phys,
+                             "cursor": self.match.cursor}
+                return
+            except ValueError:
+                pass
+        self.submit(PHYSICS, phys)
+
+    def _update_playback(self) -> None:
+        play = self.play
+        if play["cursor"] != self.match.cursor:
+            self.play = None
+            return
+        pb = play["pb"]
+        impact = 0.0
+        for _ in range(SUBSTEPS):
+            if pb.done:
+                break
+            pb.step()
+            impact = max(impact, pb.attempt.world.impact)
+        self._read_world(pb.attempt.world, impact)
+        if pb.done:
+            self.play = None
+            self.submit(PHYSICS, play["action"])
+
+    def _update_replay(self, dt: float) -> None:
+        rp = self.replay
+        pb = rp["pb"]
+        if pb.done:
+            rp["pause"] += dt
+            if rp["pause"] < 0.8:
+                return
+            rp["i"] += 1
+            if rp["i"] >= len(rp["items"]):
+                self.replay = None
+                return
+            state, track = rp["items"][rp["i"]]
+            rp["pb"] = driver.Playback(state, track)
+            rp["pause"] = 0.0
+            return
+        impact = 0.0
+        for _ in range(REPLAY_SUBSTEPS):
+            if pb.done:
+                break
+            pb.step()
+            impact = max(impact, pb.attempt.world.impact)
+        self._read_world(pb.attempt.world, impact)
+
+    # ------------------------------------------------------------------ drawing helpers
+    def _text(self, text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
+        key = (text, size, tuple(colour), bold)
+        surf = self._texts.get(key)
+        if surf is None:
+            if len(self._texts) > 600:
+                self._texts.clear()
+            surf = self.app.font(size, bold).render(text, True, colour)
+            self._texts[key] = surf
+        return surf
+
+    def _blit_text(self, surface, text, size, colour, bold=False, **anchor) -> pygame.Rect:
+        img = self._text(text, size, colour, bold)
+        r = img.get_rect(**anchor)
+        surface.blit(img, r)
+        return r
+
+    def _pill(self, surface, text, centre, colour, fg=None, size=18, alpha=235) -> pygame.Rect:
+        th = self.theme
+        img = self._text(text, size, fg or th.text, True)
+        r = img.get_rect(center=centre)
+        box = r.inflate(30, 14)
+        bg = pygame.Surface(box.size, pygame.SRCALPHA)
+        pygame.draw.rect(bg, tuple(colour) + (alpha,), bg.get_rect(), border_radius=box.h // 2)
+        surface.blit(bg, box)
+        pygame.draw.rect(surface, mix(colour, (255, 255, 255), 0.35), box, 1, border_radius=box.h // 2)
+        surface.blit(img, r)
+        return box
+
+    def _card(self, surface, rect, label=None, edge=None) -> None:
+        th = self.theme
+        pygame.draw.rect(surface, mix(th.panel, th.bg, 0.45), rect, border_radius=12)
+        pygame.draw.rect(surface, edge or mix(th.panel, th.panel_edge, 0.6), rect, 1 if edge is None else 2,
+                         border_radius=12)
+        if label:
+            self._blit_text(surface, label, 13, th.text_dim, True, topleft=(rect.x + 14, rect.y + 10))
+
+    def _symbols(self) -> bool:
+        return True   # the marks are always drawn: four colours must never rely on hue alone
+
+    def seat_colour(self, seat: int):
+        return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+    def _tag(self, surface, seat: int, midleft, size: int = 14) -> pygame.Rect:
+        img = self._text(self.tag(seat), size, (16, 16, 20), True)
+        r = img.get_rect(midleft=(midleft[0] + 7, midleft[1]))
+        box = r.inflate(14, 6)
+        pygame.draw.rect(surface, self.seat_colour(seat), box, border_radius=6)
+        surface.blit(img, r)
+        return box
+
+    def _background(self) -> pygame.Surface:
+        """The table, the X and the panel, cached per palette."""
+        th = self.theme
+        key = (th.name, th.bg, th.panel)
+        if self._bg is not None and self._bg[0] == key:
+            return self._bg[1]
+        surf = pygame.Surface((W_LOGICAL, H_LOGICAL))
+        surf.fill(th.bg)
+        # a soft light over the X
+        glow = pygame.Surface(PILE.size, pygame.SRCALPHA)
+        cx, cy = self.proj.to_screen(0, 60)
+        for r in range(420, 0, -20):
+            pygame.draw.circle(glow, mix(th.bg, (255, 255, 255), 0.05 * (1 - r / 420)) + (255,), (cx, cy), r)
+        surf.blit(glow, (0, 0))
+        draw.draw_frame(surf.subsurface(PILE), self.proj)
+        pygame.draw.rect(surf, th.panel, PANEL)
+        pygame.draw.line(surf, th.panel_edge, PANEL.topleft, PANEL.bottomleft, 2)
+        self._bg = (key, surf)
+        return surf
+
+    def _static_loads(self, state) -> dict[int, float]:
+        """Loads of the sticks of a settled ``state`` (one step of a world built from its poses),
+        cached per match position."""
+        key = self.match.cursor
+        if self._static_tension is not None and self._static_tension[0] == key:
+            return self._static_tension[1]
+        loads: dict[int, float] = {}
+        if state.poses:
+            try:
+                w = TokamiWorld(state.poses, state.colours)
+                w.step()
+                loads = w.loads()
+            except ValueError:
+                loads = {}
+        self._static_tension = (key, loads)
+        return loads
+
+    # ------------------------------------------------------------------ draw
+    def draw(self, surface: pygame.Surface) -> None:
+        th = self.theme
+        surface.blit(self._background(), (0, 0))
+        clip = surface.get_clip()
+        surface.set_clip(PILE)
+        self._draw_pile(surface)
+        surface.set_clip(clip)
+        self._draw_status(surface)
+        self._draw_panel_cached(surface)
+        for b in self.panel_buttons:
+            b.draw(surface, self.app)
+        if self.banner is not None:
+            text, t = self.banner
+            k = min(1.0, t / 0.15, (BANNER_TIME - t) / 0.3)
+            img = self._text(text, 36, th.text, True)
+            r = img.get_rect(center=(PILE.centerx, 122))
+            box = r.inflate(60, 24)
+            bg = pygame.Surface(box.size, pygame.SRCALPHA)
+            pygame.draw.rect(bg, th.panel + (int(230 * k),), bg.get_rect(), border_radius=16)
+            surface.blit(bg, box)
+            img.set_alpha(int(255 * k))
+            surface.blit(img, r)
+        if self.card is not None:
+            self._draw_round_card(surface)
+        if self.match.is_over():
+            if self.show_result:
+                self._draw_result(surface)
+            else:
+                self.b_show.draw(surface, self.app)
+
+    def _draw_pile(self, surface) -> None:
+        th = self.theme
+        st = self.shown_state()
+        world = self.live_world()
+        att = self.live_attempt()
+        font = self.app.font(15, True)
+        if world is None:
+            poses = st.poses
+            look = draw.Look(taboo=st.taboo, tension=self._static_loads(st), symbols=self._symbols(),
+                             dim_lanes=range(self.view_lane))
+            key = (self.match.cursor, th.name, id(st), self.view_lane)
+            if self._pile is None or self._pile[0] != key:
+                layer = self._background().subsurface(PILE).copy()
+                draw.draw_sticks(layer, self.proj, poses, st.colours, th, look)
+                self._pile = (key, layer)
+            surface.blit(self._pile[1], PILE.topleft)
+            if self.hover is not None and self.hover in poses:
+                col = th.bad if self.hover == st.taboo else th.highlight
+                pygame.draw.polygon(surface, col, draw.front_face(self.proj, poses[self.hover]), 3)
+            self._draw_height_focus(surface, st, poses, font)
+            return
+        poses = world.poses()
+        for sid in world.tumbling():
+            poses[sid] = world.pose(sid)
+        held = att.stick if att is not None and att.holding else None
+        ghost = None
+        if att is not None and att.ghost is not None:
+            ok = fits(att.world, att.stick, att.ghost)
+            ghost = (att.ghost, st.colours[att.stick], ok)
+        look = draw.Look(held=held, taboo=st.taboo, tension=self._tension, wobble=self._wobble, ghost=ghost,
+                         symbols=self._symbols(), dim_lanes=range(self.view_lane) if att is self.att else ())
+        draw.draw_sticks(surface, self.proj, poses, st.colours, th, look)
+        if att is not None and att.kind == "raise" and att.stopped != "fall":
+            # the height to beat, and where the stick's highest point is now
+            line = att.hp_before
+            draw.height_line(surface, self.proj, line, th.accent, font, f"to beat {line:.1f} mm",
+                             back=mix(th.bg, (0, 0, 0), 0.5))
+            pose = att.held_pose()
+            if pose is not None:
+                hp = model.highest_point(pose)
+                ok = hp > line + model.RAISE_MARGIN
+                draw.height_tick(surface, self.proj, hp, th.good if ok else th.text_dim, font, f"{hp:.1f}",
+                                 back=mix(th.bg, (0, 0, 0), 0.5))
+        if self.att is not None and self.hold is not None and att is self.att and att.world.held == att.stick:
+            # the hand: where the mouse pulls the grab point (a rubber band when the stick lags)
+            hx, hy = self.att.world.hand.target
+            gx, gy = att.world.body(att.stick).local_to_world(att.world.hand.local_point)
+            d = self.hold["depth"]
+            a = self.proj.to_screen(gx, gy, d)
+            b = self.proj.to_screen(hx, hy, d)
+            if math.hypot(a[0] - b[0], a[1] - b[1]) > 4:
+                pygame.draw.line(surface, th.accent, a, b, 2)
+            pygame.draw.circle(surface, th.accent, b, 5, 2)
+
+    def _draw_height_focus(self, surface, st, poses, font) -> None:
+        """With nothing in hand: the height to beat of the stick under the mouse (else the last one
+        pointed at, else the highest stick that may be taken)."""
+        th = self.theme
+        if st.phase not in ("turn", "raise") or not poses:
+            return
+        if st.phase == "raise":
+            sid = st.held
+        else:
+            sid = self.hover if self.hover is not None else self.focus
+            if sid not in poses or sid == st.taboo:
+                cands = [i for i in poses if i != st.taboo]
+                if not cands:
+                    return
+                sid = max(cands, key=lambda i: (model.highest_point(poses[i]), -i))
+        if sid not in poses:
+            return
+        hp = model.highest_point(poses[sid])
+        draw.height_line(surface, self.proj, hp, th.accent, font, f"stick {sid}: to beat {hp:.1f} mm",
+                         back=mix(th.bg, (0, 0, 0), 0.5))
+        pygame.draw.polygon(surface, th.accent, draw.front_face(self.proj, poses[sid]), 2)
+
+    def _draw_status(self, surface) -> None:
+        th = self.theme
+        st = self.state
+        if self.replay is not None:
+            text, col = "Slow replay of the last turn (quarter speed)  ·  F5 stops", mix(th.accent, (0, 0, 0), 0.35)
+        elif st.phase == "over":
+            text, col = "Game over", th.panel
+        else:
+            p = st.player
+            who = f"{self.tag(p)} {self.name(p)}"
+            words = phase_words(st, self.is_human(p))
+            if not self.is_human(p) and self.job is not None and st.phase in ("turn", "winning"):
+                words = "thinking..."
+            elif self.play is not None:
+                words = "Raising a stick" if self.play["pb"].attempt.kind == "raise" else "Pulling a winning stick"
+            text = words if st.phase == "settle" else f"{who}: {words}"
+            col = th.panel
+            if self.att is not None and not self.closed:
+                att = self.att
+                if att.ghost is not None:
+                    where = "along the trough" if att.ghost[0] == "along" else f"across, lane {att.ghost[1] + 1}"
+                    text = f"Out of the plane, {where}  ·  release to put it down  ·  Tab / 1-6 change"
+                elif att.kind == "raise":
+                    text = "Lift it and let go higher  ·  wheel turns (Shift fine)  ·  Tab lifts it out"
+                else:
+                    text = "Pull it off the X" + ("  ·  Tab slides it out" if att.can_lift() else "")
+        self._pill(surface, text, (PILE.centerx, 30), col, size=17)
+        if self.msg is not None:
+            msg, mc, _left = self.msg
+            self._pill(surface, msg, (PILE.centerx, 72), mix(th.bg, mc, 0.35), fg=th.text, size=15)
+        elif self.bots_missing and not self.human_to_move():
+            self._pill(surface, self.bots_missing, (PILE.centerx, 72), th.panel, fg=th.text_dim, size=15)
+        self._blit_text(surface, "drag: move  ·  wheel: turn (Shift fine)  ·  Tab: across/along  ·  1-6 [ ]: lane",
+                        13, mix(th.bg, th.text_dim, 0.8), bottomleft=(14, PILE.bottom - 10))
+
+    def _chips(self, surface, ids, colours, x, y, minus: bool = False) -> int:
+        """Small stick chips grouped by colour with their counts from ``x``; returns the end x."""
+        th = self.theme
+        counts: dict[str, int] = {}
+        for i in ids:
+            c = colours[i] if colours is not None and 0 <= i < len(colours) else None
+            counts[c] = counts.get(c, 0) + 1
+        for c in model.COLOURS:
+            n = counts.get(c, 0)
+            if not n:
+                continue
+            r = pygame.Rect(x, y - 7, 22, 14)
+            face = draw.stick_colour(th, c)
+            pygame.draw.rect(surface, face, r, border_radius=3)
+            pygame.draw.rect(surface, mix(face, (0, 0, 0), 0.5), r, 1, border_radius=3)
+            ink = (20, 20, 24) if c in ("yellow", "green") else (245, 245, 245)
+            draw_symbol(surface, draw.MARK[c], r.center, 4.2, ink)
+            if minus:
+                pygame.draw.line(surface, th.bad, (r.x - 1, r.bottom + 1), (r.right, r.y - 1), 2)
+            lab = self._blit_text(surface, str(n), 14, th.text, True, midleft=(r.right + 3, y))
+            x = lab.right + 8
+        return x
+
+    def _draw_panel_cached(self, surface) -> None:
+        """The side panel without its buttons, redrawn only when what it shows changes."""
+        st = self.state
+        key = (self.match.cursor, id(st), self.theme.name, self._turn_info(st), self.job is not None,
+               self.play is not None)
+        if self._panel is None or self._panel[0] != key:
+            layer = self._panel[1] if self._panel is not None else pygame.Surface((W_LOGICAL, H_LOGICAL))
+            layer.fill(self.theme.panel, PANEL)
+            pygame.draw.line(layer, self.theme.panel_edge, PANEL.topleft, PANEL.bottomleft, 2)
+            self._draw_panel(layer)
+            self._panel = (key, layer)
+        surface.blit(self._panel[1], PANEL.topleft, PANEL)
+
+    def _draw_panel(self, surface) -> None:
+        th = self.theme
+        st = self.state
+        self._blit_text(surface, "Tokami", 22, th.text, True, topleft=(PX, 18))
+        rnd = min(st.round + 1, st.n_rounds)
+        self._blit_text(surface, f"Round {rnd} of {st.n_rounds}", 16, th.text_dim, True, topright=(PX + PW, 23))
+        # whose turn
+        self._card(surface, TURN_CARD, "TURN")
+        if st.phase != "over":
+            p = st.player
+            box = self._tag(surface, p, (TURN_CARD.x + 14, TURN_CARD.y + 46), 18)
+            self._blit_text(surface, self.name(p), 20, th.text, True, midleft=(box.right + 10, box.centery))
+            words = phase_words(st, self.is_human(p))
+            lines = _wrap(words, self.app.font(15), TURN_CARD.w - 28)
+            for i, line in enumerate(lines[:2]):
+                self._blit_text(surface, line, 15, th.text, topleft=(TURN_CARD.x + 14, TURN_CARD.y + 68 + i * 20))
+            info = self._turn_info(st)
+            if info:
+                self._blit_text(surface, info, 13, th.text_dim, topleft=(TURN_CARD.x + 14, TURN_CARD.bottom - 22))
+        else:
+            self._blit_text(surface, "Game over", 20, th.text, True, topleft=(TURN_CARD.x + 14, TURN_CARD.y + 36))
+        # the score table
+        self._card(surface, SCORE_CARD, "SCORES")
+        self._blit_text(surface, "ROUND", 12, th.text_dim, True, topright=(SCORE_CARD.right - 62, SCORE_CARD.y + 11))
+        self._blit_text(surface, "TOTAL", 12, th.text_dim, True, topright=(SCORE_CARD.right - 12, SCORE_CARD.y + 11))
+        n = st.n_players
+        row_h = min(72, (SCORE_CARD.h - 36) // max(1, n))
+        scores = self.rules_scores(st)
+        for p in range(n):
+            y = SCORE_CARD.y + 34 + p * row_h
+            if p == st.player and st.phase != "over":
+                hl = pygame.Rect(SCORE_CARD.x + 4, y - 2, SCORE_CARD.w - 8, row_h - 4)
+                pygame.draw.rect(surface, mix(th.panel, th.accent, 0.16), hl, border_radius=8)
+            box = self._tag(surface, p, (SCORE_CARD.x + 10, y + 12), 13)
+            self._blit_text(surface, self.name(p), 15, th.text, True, midleft=(box.right + 8, box.centery))
+            sc = scores[p] if st.phase != "over" else 0
+            self._blit_text(surface, f"{sc:+d}" if st.phase != "over" else "-", 17, th.text, True,
+                            topright=(SCORE_CARD.right - 62, y + 2))
+            total = st.totals[p] + (sc if st.phase != "over" else 0)
+            self._blit_text(surface, str(total), 19, th.accent, True, topright=(SCORE_CARD.right - 12, y + 1))
+            if row_h >= 56 and st.phase != "over":
+                yy = y + 34
+                self._blit_text(surface, "won", 12, th.text_dim, midleft=(SCORE_CARD.x + 12, yy))
+                x = self._chips(surface, st.winning[p], st.colours, SCORE_CARD.x + 46, yy)
+                if not st.winning[p]:
+                    x = self._blit_text(surface, "-", 13, th.text_dim, midleft=(SCORE_CARD.x + 46, yy)).right + 8
+                mx = max(x + 6, SCORE_CARD.x + 150)
+                self._blit_text(surface, "minus", 12, th.text_dim, midleft=(mx, yy))
+                if st.minus[p]:
+                    self._chips(surface, st.minus[p], st.colours, mx + 42, yy, minus=True)
+                else:
+                    self._blit_text(surface, "-", 13, th.text_dim, midleft=(mx + 42, yy))
+        if st.round_scores:
+            done = "  ".join("/".join(f"{s:+d}" for s in r) for r in st.round_scores)
+            self._blit_text(surface, f"Rounds so far: {done}"[:46], 12, th.text_dim,
+                            bottomleft=(SCORE_CARD.x + 12, SCORE_CARD.bottom - 8))
+        help_lines = ["R refuse  ·  Enter end turn  ·  F5 replay", "Ctrl+Z practice undo  ·  F1 rules  ·  Esc menu"]
+        for i, line in enumerate(help_lines):
+            self._blit_text(surface, line, 13, th.text_dim, midtop=(PANEL.centerx, 712 + i * 20))
+        seed = self._text(f"game {self.match.seed}" + ("  ·  practice" if st.practice else ""), 12,
+                          mix(th.panel, th.text_dim, 0.6))
+        surface.blit(seed, seed.get_rect(bottomright=(PX + PW, H_LOGICAL - 12)))
+
+    def rules_scores(self, st) -> list[int]:
+        from .rules import scores
+        return scores(st)
+
+    def _turn_info(self, st) -> str:
+        """A line about the stick in play (taboo, the stick in hand and its height to beat)."""
+        att = self.att
+        if att is not None and att.kind == "raise":
+            return f"stick {att.stick} in hand  ·  to beat {att.hp_before:.1f} mm"
+        if st.phase == "raise" and st.hp_before is not None:
+            return f"stick {st.held} taken  ·  to beat {st.hp_before:.1f} mm"
+        if st.taboo is not None and st.phase in ("turn", "winning"):
+            return f"taboo: stick {st.taboo} (hatched)  ·  {len(st.poses)} sticks on the X"
+        if st.poses:
+            return f"{len(st.poses)} sticks on the X"
+        return ""
+
+    def _draw_table(self, surface, box, rows_y, tally, colours, scores, totals) -> None:
+        th = self.theme
+        x0 = box.x + 36
+        cols = (x0, x0 + 150, x0 + 330, box.right - 130, box.right - 40)
+        for label, x in zip(("PLAYER", "WINNING", "MINUS", "ROUND", "TOTAL"), cols):
+            if label in ("ROUND", "TOTAL"):
+                self._blit_text(surface, label, 12, th.text_dim, True, topright=(x + 20, rows_y))
+            else:
+                self._blit_text(surface, label, 12, th.text_dim, True, topleft=(x, rows_y))
+        for p in range(len(scores)):
+            y = rows_y + 34 + p * 34
+            tb = self._tag(surface, p, (cols[0], y), 13)
+            self._blit_text(surface, self.name(p), 15, th.text, True, midleft=(tb.right + 8, y))
+            if tally is not None:
+                if tally[p]["winning"]:
+                    self._chips(surface, tally[p]["winning"], colours, cols[1], y)
+                else:
+                    self._blit_text(surface, "-", 14, th.text_dim, midleft=(cols[1], y))
+                if tally[p]["minus"]:
+                    self._chips(surface, tally[p]["minus"], colours, cols[2], y, minus=True)
+                else:
+                    self._blit_text(surface, "-", 14, th.text_dim, midleft=(cols[2], y))
+            self._blit_text(surface, f"{scores[p]:+d}", 17, th.text, True, midright=(cols[3] + 20, y))
+            self._blit_text(surface, str(totals[p]), 19, th.accent, True, midright=(cols[4] + 20, y))
+
+    def _draw_round_card(self, surface) -> None:
+        th = self.theme
+        c = self.card
+        dim_backdrop(surface, 140)
+        n = len(c["scores"])
+        box = pygame.Rect(0, 0, 720, 250 + 34 * n)
+        box.center = (PILE.centerx, 400)
+        pygame.draw.rect(surface, th.panel, box, border_radius=18)
+        pygame.draw.rect(surface, th.panel_edge, box, 2, border_radius=18)
+        self._blit_text(surface, f"Round {c['round'] + 1} of {self.state.n_rounds} is over", 30, th.text, True,
+                        midtop=(box.centerx, box.y + 22))
+        self._blit_text(surface, "Winning sticks +1 (red 0), minus sticks -1", 15, th.text_dim,
+                        midtop=(box.centerx, box.y + 66))
+        self._draw_table(surface, box, box.y + 100, c["tally"], c["colours"], c["scores"], c["totals"])
+        self.b_next.rect.midbottom = (box.centerx, box.bottom - 20)
+        self.b_next.label = "Next round  (Enter)"
+        self.b_next.draw(surface, self.app)
+
+    def result_titles(self) -> tuple[str, str]:
+        out = self.match.outcome()
+        winners = out["winners"]
+        best = out["totals"][winners[0]]
+        if len(winners) == 1:
+            w = winners[0]
+            title = "You win!" if self.is_human(w) and len(self.humans) == 1 else f"{self.tag(w)} wins!"
+        else:
+            title = "Shared win: " + ", ".join(self.tag(w) for w in winners)
+        return title, f"Best total {best} after {len(out['rounds'])} round{'s' if len(out['rounds']) != 1 else ''}"
+
+    def _draw_result(self, surface) -> None:
+        th = self.theme
+        out = self.match.outcome()
+        dim_backdrop(surface, 150)
+        n = len(out["totals"])
+        box = pygame.Rect(0, 0, 720, 300 + 34 * n)
+        box.center = (PILE.centerx, 400)
+        pygame.draw.rect(surface, th.panel, box, border_radius=18)
+        pygame.draw.rect(surface, th.good, box, 2, border_radius=18)
+        title, sub = self.result_titles()
+        self._blit_text(surface, title, 38, th.good, True, midtop=(box.centerx, box.y + 22))
+        self._blit_text(surface, sub, 16, th.text_dim, midtop=(box.centerx, box.y + 72))
+        y0 = box.y + 112
+        x0 = box.x + 40
+        self._blit_text(surface, "RANK", 12, th.text_dim, True, topleft=(x0, y0))
+        self._blit_text(surface, "PLAYER", 12, th.text_dim, True, topleft=(x0 + 70, y0))
+        self._blit_text(surface, "ROUNDS", 12, th.text_dim, True, topleft=(x0 + 320, y0))
+        self._blit_text(surface, "TOTAL", 12, th.text_dim, True, topright=(box.right - 40, y0))
+        rank = 0
+        prev = None
+        for i, p in enumerate(out["ranking"]):
+            if out["totals"][p] != prev:
+                rank = i + 1
+                prev = out["totals"][p]
+            y = y0 + 34 + i * 34
+            self._blit_text(surface, f"{rank}.", 17, th.text, True, midleft=(x0, y))
+            tb = self._tag(surface, p, (x0 + 70, y), 13)
+            self._blit_text(surface, self.name(p), 15, th.text, True, midleft=(tb.right + 8, y))
+            rounds = "  ".join(f"{r[p]:+d}" for r in out["rounds"])
+            self._blit_text(surface, rounds, 15, th.text_dim, midleft=(x0 + 320, y))
+            self._blit_text(surface, str(out["totals"][p]), 20, th.accent, True, midright=(box.right - 40, y))
+        by = box.bottom - 70
+        self.b_new.rect.topleft = (box.centerx - 260, by)
+        self.b_launch.rect.topleft = (box.centerx - 80, by)
+        self.b_view.rect.topleft = (box.centerx + 100, by)
+        for b in self.end_buttons:
+            b.draw(surface, self.app)
+
+
+def _wrap(text: str, font, width: int) -> list[str]:
+    from sim.app.widgets import wrap_text
+    return wrap_text(text, font, width)
+
+
+def _bot_job(bot: Any, rules: Any, state: Any, seat: int):
+    """The worker's job for a bot's move on ``state``: its decision, and for a take or draw the
+    physical outcome of its plan (``driver.run_plan`` on the state after the take), both off the
+    frame. Returns ``(action, physics action or None)``; raises what the bot or the plan raise."""
+    def job(cancelled):
+        dec = bot.decide(state, cancelled)
+        action = dec["action"]
+        rules.check(state, seat, action)
+        if action["t"] not in ("take", "draw"):
+            return action, None
+        nxt, _events = rules.apply(state, seat, action)
+        return action, driver.run_plan(nxt, dec.get("plan") or [["grab"], ["release"]])
+    return job
+
+
+def _safe_job(rules: Any, state: Any, seat: int):
+    """What a seat whose bot failed does: end the turn (phase winning), refuse while a taboo stick is
+    on the X, else take the highest stick and let go of it at once (a failed raise)."""
+    def job(cancelled):
+        if state.phase == "winning":
+            return {"t": "end"}, None
+        if state.taboo is not None and state.taboo in state.poses:
+            return {"t": "refuse"}, None
+        sid = max(rules.takeable(state), key=lambda i: (model.highest_point(state.poses[i]), -i))
+        action = {"t": "take", "stick": sid}
+        nxt, _events = rules.apply(state, seat, action)
+        return action, driver.run_plan(nxt, [["grab"], ["release"]])
+    return job
