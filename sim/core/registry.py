@@ -65,6 +65,7 @@ GAMES: dict[str, str] = {
     "gobble-solitaire": "games.gobble:SOLITAIRE",
     "gobble": "games.gobble:RACE",
     "tumbleweed": "games.tumbleweed:SPEC",
+    "tokami": "games.tokami:SPEC",
 }
 
 
