@@ -23,6 +23,7 @@ from games.tumbleweed.view import (BOT_DELAY, PREF_DEFAULTS, TumbleweedScene, de
                                    make_setup_scene)
 from sim.app import cli
 from sim.app.launcher import LauncherScene
+from sim.app.replay import ReplayScene
 from sim.core import record
 from sim.core.hexgrid import DIRS
 from sim.core.match import Match
@@ -415,8 +416,26 @@ def test_rules_and_menu_buttons(app):
     assert getattr(app.top, "is_rules", False)
     app.step([key(pygame.K_ESCAPE)], STEP)
     assert app.top is scene
+    app.step([key(pygame.K_F1)], STEP)
+    assert getattr(app.top, "is_rules", False) and app.top.spec is SPEC
+    app.step([key(pygame.K_ESCAPE)], STEP)
     click(app, scene.b_menu.rect.center)
     assert len(app.stack) == 1 and app.match is None
+
+
+def test_a_replay_over_the_screen_never_wakes_the_bots(app):
+    played = demo_match(5, 400, seed=6, config={"seats": ["bot:easy", "bot:easy"]})
+    assert played.is_over()
+    m = record.from_record(record.to_record(played))
+    scene = app.start_match(SPEC, m, autosave=False)
+    app.push(ReplayScene(app, m, autoplay=False))
+    n = len(m.log)
+    assert m.cursor == 0 and scene.is_bot(scene.to_act())
+    for _ in range(4):
+        app.step([], 0.25)
+    assert not scene.worker.busy and len(m.log) == n and m.cursor == 0
+    app.step([key(pygame.K_END)], STEP)
+    assert m.cursor == n and scene.match.is_over() and "Game over" in scene.status_text()[0]
 
 
 # ------------------------------------------------------------------------------ save and resume
