@@ -160,9 +160,9 @@ class LevelParams:
 
 LEVEL_PARAMS = {
     "easy": LevelParams(depth=1, width=0, qdepth=0, pvs=False, noise=70.0, setup_samples=0),
-    "medium": LevelParams(depth=2, width=12, qdepth=2, pvs=False, setup_samples=40, node_budget=60_000),
+    "medium": LevelParams(depth=2, width=12, qdepth=2, pvs=False, setup_samples=24, node_budget=60_000),
     # hard thinks for a time that depends on the board side (think_seconds)
-    "hard": LevelParams(depth=12, width=10, qdepth=4, pvs=True, setup_samples=60),
+    "hard": LevelParams(depth=12, width=10, qdepth=4, pvs=True, setup_samples=40),
 }
 
 
@@ -457,15 +457,23 @@ class TumbleweedAgent:
             return PASS
         best_m, best_v, depth = moves[0], None, 0
         start = time.perf_counter() if deadline is not None else 0.0
+        base = len(e.history)
         for d in range(1, self.lp.depth + 1):
             s.partial = None
             try:
                 m, v, results = s.root(moves, d)
             except Aborted:
+                while len(e.history) > base:  # an abort leaves the moves of the search line played
+                    e.undo()
                 # moves[0] is the previous best: once it is searched at this depth, the best move
                 # searched so far is at least as good at this depth
                 if s.partial is not None:
                     best_m, best_v = s.partial
+                # a small extra allowance for the pass check below
+                if s.node_budget is not None:
+                    s.node_budget = s.nodes + max(1, s.node_budget // 10)
+                if s.deadline is not None:
+                    s.deadline = time.perf_counter() + 0.1 * (self.time_budget or think_seconds(self.level, e.size) or 1.0)
                 break
             best_m, best_v, depth = m, v, d
             # next iteration: best first, then by this iteration's values (bounds for the others)
@@ -478,23 +486,32 @@ class TumbleweedAgent:
                 left = deadline - time.perf_counter()
                 if left < spent * 2.5:
                     break
-        if best_m != PASS and best_v is not None and depth >= 1 and abs(best_v) < WIN // 2:
+        cancelled = self.cancel is not None and self.cancel()
+        if best_m != PASS and best_v is not None and depth >= 1 and abs(best_v) < WIN // 2 and not cancelled:
             # sensible passing: pass when passing is worth nearly as much as the best move
             threshold = best_v - PASS_MARGIN
             try:
                 if s.child_value(PASS, depth, threshold) >= threshold:
                     best_m = PASS
             except Aborted:
-                pass
+                while len(e.history) > base:
+                    e.undo()
         self.last = {"depth": depth, "nodes": s.nodes, "value": best_v}
         return best_m
 
     # ---------------------------------------------------------------- setup
-    def _value_for_red(self, e: Engine, strict: bool, nodes: int) -> int:
-        """Value of a set-up position for red (red to move): a short search."""
-        lp = LevelParams(depth=1, width=12, qdepth=2, pvs=False)
-        s = Search(e, lp, strict, None, None, None, self.eval_params.tempo)
-        return s.negamax(1, -WIN * 4, WIN * 4)
+    def _value_for_red(self, e: Engine, strict: bool) -> float:
+        """Value of a set-up position for red with red to move: the mean of two searches one ply
+        apart (an odd depth favours the side that moves last, an even one the side that replies)."""
+        depths = (1, 2) if self.level == "easy" else (2, 3)
+        lp = LevelParams(depth=depths[1], width=10, qdepth=2, pvs=True)
+        e.to_move = RED
+        e.passes = 0
+        total = 0
+        for d in depths:
+            s = Search(e, lp, strict, None, None, None, self.eval_params.tempo)
+            total += s.negamax(d, -WIN * 4, WIN * 4)
+        return total / len(depths)
 
     def choose_setup(self, state: TumbleweedState) -> Action:
         """The host's starting pair: the sampled pair whose value for red is closest to even."""
@@ -510,8 +527,7 @@ class TumbleweedAgent:
                 a, b = self.rng.sample(free, 2)
                 e.put(a, RED, 1)
                 e.put(b, WHITE, 1)
-                e.to_move = RED
-                v = self._value_for_red(e, state.strict, 0)
+                v = self._value_for_red(e, state.strict)
                 e.undo()
                 e.undo()
                 scored.append((abs(v), a, b))
@@ -522,9 +538,7 @@ class TumbleweedAgent:
 
     def choose_colour(self, state: TumbleweedState) -> str:
         """The guest's colour: red when red (to move) is better off by a short search, else white."""
-        e = state.engine(self.table)
-        e.to_move = RED
-        v = self._value_for_red(e, state.strict, 0)
+        v = self._value_for_red(state.engine(self.table), state.strict)
         return "red" if v > 0 else "white"
 
 
