@@ -162,18 +162,26 @@ def dashed_hex(surface: pygame.Surface, cx: float, cy: float, s: float, colour: 
                              (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b), width)
 
 
+_STRIPES: dict[tuple, pygame.Surface] = {}
+
+
 def stripes(surface: pygame.Surface, cx: float, cy: float, s: float, colour: RGB, width: int = 2) -> None:
-    """Diagonal stripes clipped to the hex (the contested-hex pattern)."""
-    r = s * 0.9
-    step = max(4, round(s * 0.34))
-    pts = hex_points(cx, cy, s * 0.86)
-    mask = pygame.Surface((int(2 * s) + 2, int(2 * s) + 2), pygame.SRCALPHA)
-    off = (cx - s - 1, cy - s - 1)
-    local = [(x - off[0], y - off[1]) for x, y in pts]
-    for k in range(-6, 7):
-        x = s + 1 + k * step
-        pygame.draw.line(mask, colour + (255,), (x - r, s + 1 + r), (x + r, s + 1 - r), width)
-    cut = pygame.Surface(mask.get_size(), pygame.SRCALPHA)
-    pygame.draw.polygon(cut, (255, 255, 255, 255), local)
-    mask.blit(cut, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
-    surface.blit(mask, (round(off[0]), round(off[1])))
+    """Diagonal stripes clipped to the hex (the contested-hex pattern); the sprite is cached per size."""
+    key = (round(s, 2), tuple(colour), width)
+    img = _STRIPES.get(key)
+    if img is None:
+        r = s * 0.9
+        step = max(4, round(s * 0.34))
+        size = int(2 * s) + 2
+        img = pygame.Surface((size, size), pygame.SRCALPHA)
+        c = s + 1
+        for k in range(-6, 7):
+            x = c + k * step
+            pygame.draw.line(img, tuple(colour) + (255,), (x - r, c + r), (x + r, c - r), width)
+        cut = pygame.Surface((size, size), pygame.SRCALPHA)
+        pygame.draw.polygon(cut, (255, 255, 255, 255), hex_points(c, c, s * 0.86))
+        img.blit(cut, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+        if len(_STRIPES) > 32:
+            _STRIPES.clear()
+        _STRIPES[key] = img
+    surface.blit(img, (round(cx - s - 1), round(cy - s - 1)))

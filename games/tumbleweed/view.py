@@ -138,7 +138,7 @@ class TumbleweedSetupScene(SeatSetupScene):
 
 
 SETUP_OPTIONS = (
-    Choice("size", "Board size", (6, 8, 10, 11), ("6", "8 (standard)", "10", "11"), default=8),
+    Choice("size", "Board size", (6, 8, 10, 11), default=8),
     Choice("setup", "Set-up", ("original", "free"), ("Original", "Free"), default="original"),
     Choice("strict", "Scoring", (False, True), ("Territory", "Stacks only"), default=False),
     Choice("aid", "Player aid", ("beginner", "intermediate", "expert"), ("Beginner", "Intermediate", "Expert"),
@@ -149,9 +149,9 @@ SETUP_OPTIONS = (
 def describe_config(config: dict) -> str:
     """One line about a validated config for the set-up dialog."""
     n = config["size"]
-    setup = "P1 (host) places the neutral stack and both starting stacks" if config["setup"] == "free" else \
-        "P1 (host) places both starting stacks"
-    return f"Side {n}: {cell_count(n)} hexes. {setup}; P2 (guest) chooses a colour; red moves first."
+    side = f"Side {n} (the standard board)" if n == 8 else f"Side {n}"
+    setup = "P1 sets up (neutral stack too)" if config["setup"] == "free" else "P1 sets up"
+    return f"{side}: {cell_count(n)} hexes. {setup}, P2 picks a colour, red starts."
 
 
 def make_setup_scene(app: Any, spec: Any) -> TumbleweedSetupScene:
@@ -191,7 +191,7 @@ def frame_times(size: int = 11, frames: int = 240, plies: int = 60) -> tuple[lis
     app = App(headless=True)
     try:
         app.audio.play = lambda name: None
-        scene = app.start_match(SPEC_LAZY(), m, autosave=False, prefs=dict(PREF_DEFAULTS, confirm=False))
+        scene = app.start_match(_spec(), m, autosave=False, prefs=dict(PREF_DEFAULTS, confirm=False))
         hover: list[float] = []
         moved: list[float] = []
         cells = list(m.state.geo.cells)
@@ -214,8 +214,8 @@ def frame_times(size: int = 11, frames: int = 240, plies: int = 60) -> tuple[lis
         app.close()
 
 
-def SPEC_LAZY():
-    from . import SPEC
+def _spec():
+    from . import SPEC   # the package imports this module lazily, so import it back the same way
     return SPEC
 
 
@@ -258,6 +258,7 @@ class TumbleweedScene(Scene):
         self._board_cache: tuple[tuple, pygame.Surface] | None = None
         self._pos_cache: tuple[tuple, Any, pygame.Surface] | None = None
         self._panel_cache: tuple[tuple, pygame.Surface] | None = None
+        self._polys: dict[tuple, list] = {}             # hex corners per (zoom, scale, cell)
         self._moves_cache: tuple[tuple, list[str]] | None = None
         self._layout()
         self._build_buttons()
@@ -820,8 +821,11 @@ class TumbleweedScene(Scene):
         return draw.red_colour(self.theme)
 
     def _hex(self, surface, cell, fill=None, edge=None, width=1, scale=1.0) -> None:
-        x, y = self.cell_pos(cell)
-        pts = draw.hex_points(x, y, self.s * scale)
+        key = (self.s, scale, cell)
+        pts = self._polys.get(key)
+        if pts is None:
+            x, y = self.cell_pos(cell)
+            pts = self._polys[key] = draw.hex_points(x, y, self.s * scale)
         if fill is not None:
             pygame.draw.polygon(surface, fill, pts)
         if edge is not None:
@@ -887,15 +891,19 @@ class TumbleweedScene(Scene):
         if infl:
             status = control(st)
             cont = set(contested(st))
+            fill_red, fill_white = draw.territory_fill(RED, red), draw.territory_fill(WHITE, red)
+            dot = mix(red, (0, 0, 0), 0.15)
             for i, cell in enumerate(geo.cells):
+                if status[i] < 4 or (status[i] == 4 and i not in cont):
+                    continue
                 x, y = self.cell_pos(cell)
                 if status[i] == 5:
-                    self._hex(surf, cell, draw.territory_fill(RED, red), None, 1, 0.97)
-                    pygame.draw.circle(surf, mix(red, (0, 0, 0), 0.15), (x, y), max(2, s * 0.16))
+                    self._hex(surf, cell, fill_red, None, 1, 0.97)
+                    pygame.draw.circle(surf, dot, (x, y), max(2, s * 0.16))
                 elif status[i] == 6:
-                    self._hex(surf, cell, draw.territory_fill(WHITE, red), None, 1, 0.97)
+                    self._hex(surf, cell, fill_white, None, 1, 0.97)
                     pygame.draw.circle(surf, draw.WHITE_EDGE, (x, y), max(3, s * 0.2), max(1, round(s * 0.07)))
-                elif i in cont:
+                else:
                     draw.stripes(surf, x, y, s, draw.CONTESTED, max(2, round(s * 0.1)))
         if last and st.last is not None:
             cell = geo.cells[st.last]
