@@ -477,3 +477,14 @@ def test_incremental_sight_equals_a_full_recount(size, seed):
     while e.history:
         e.undo()
     assert all(c == 0 for c in e.code) and all(v == -1 for v in e.near)
+
+
+def test_invariants_catch_broken_states():
+    s = pos(4, {(-3, 0): (RED, 1), (3, 0): (WHITE, 1), (0, 0): (NEUTRAL, 2)})
+    assert RULES.invariants(s) == []
+    i = s.index((-2, 0))
+    wrong_sight = replace(s, code=s.code[:i] + (s.code[i] + 7,) + s.code[i + 1:])  # one more red sight
+    assert any("sight" in b for b in RULES.invariants(wrong_sight))
+    assert any("colour choice" in b for b in RULES.invariants(replace(s, red_seat=None)))
+    assert any("before the setup" in b for b in RULES.invariants(replace(s, phase="setup")))
+    assert any("passes" in b for b in RULES.invariants(replace(s, passes=2)))

@@ -312,9 +312,9 @@ class Engine:
         mine, theirs = CODE_LOS[o][c], CODE_LOS[3 - o][c]
         return theirs > CODE_HEIGHT[c] and theirs >= mine
 
-    def score(self, strict: bool = False) -> tuple[int, int, int, int]:
-        """``(red_stacks, red_territory, white_stacks, white_territory)``; territory is counted in
-        strict mode too (for display) but is not part of a strict score."""
+    def score(self) -> tuple[int, int, int, int]:
+        """``(red_stacks, red_territory, white_stacks, white_territory)`` (a strict score is the stacks
+        alone)."""
         counts = [0] * 7
         for c in self.code:
             counts[STATUS[c]] += 1
@@ -991,10 +991,16 @@ class TumbleweedRules:
             bad.append("nearest-stack table differs from a recount")
         if owner.count(NEUTRAL) > 1:
             bad.append("more than one neutral stack")
-        if s.phase in ("choose", "play", "over") and s.red_seat is None and s.phase != "choose":
+        if s.phase not in ("neutral", "setup", "choose", "play", "over"):
+            bad.append(f"unknown phase {s.phase!r}")
+        if s.phase in ("play", "over") and s.red_seat is None:
             bad.append("play without a colour choice")
-        if s.phase in ("neutral", "setup", "choose") and (owner.count(RED) or owner.count(WHITE)) and s.phase != "choose":
-            bad.append("coloured stacks before the setup")
+        if s.phase in ("neutral", "setup") and (RED in owner or WHITE in owner):
+            bad.append("red or white stacks before the setup")
+        if s.phase == "choose" and (owner.count(RED), owner.count(WHITE)) != (1, 1):
+            bad.append("the colour choice needs exactly one red and one white stack")
         if s.passes > 2 or (s.passes == 2 and s.phase != "over"):
             bad.append(f"{s.passes} passes in a row and the game goes on")
+        if s.phase == "over" and s.ended not in ("passes", "no_moves", "stale"):
+            bad.append(f"over without a reason ({s.ended!r})")
         return bad
