@@ -14,7 +14,7 @@ import threading
 import pygame
 import pytest
 
-from events import click, down, key, motion, up
+from events import click, key, motion
 from games.tumbleweed import SPEC
 from games.tumbleweed import draw as twdraw
 from games.tumbleweed.notation import replay_tokens

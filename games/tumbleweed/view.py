@@ -46,7 +46,7 @@ import pygame
 from sim.ai.worker import BotWorker
 from sim.app.scene import Scene, WheelSteps
 from sim.app.setup_view import Choice, SeatSetupScene
-from sim.app.widgets import Button, dim_backdrop, mix
+from sim.app.widgets import Button, mix
 from sim.core import storage
 from sim.core.hexgrid import SQRT3, pixel_to_hex
 from sim.core.match import Match
@@ -54,7 +54,7 @@ from sim.core.rules import IllegalAction
 
 from . import draw
 from .notation import LETTERS, cell_name, move_tokens, sight_summary
-from .rules import (CODE_LOS, CODE_OWNER, COLOUR_NAMES, EMPTY, GUEST, HOST, NEUTRAL, NEUTRAL_HEIGHT, RED,
+from .rules import (CODE_OWNER, COLOUR_NAMES, EMPTY, GUEST, HOST, NEUTRAL, NEUTRAL_HEIGHT, RED,
                     STALE_END, WHITE, TumbleweedState, cell_count, contested, control, is_suicidal,
                     nonsuicidal_captures, preview_height, scores)
 
@@ -252,7 +252,6 @@ class TumbleweedScene(Scene):
         self.show_result = True
         self.move_scroll = 0                             # lines scrolled up from the end of the list
         self.wheel = WheelSteps()
-        self._ended_sound = match.is_over()
         self._stacks = draw.Stacks(lambda size: self.app.font(size, True))
         self._texts: dict[tuple, pygame.Surface] = {}
         self._board_cache: tuple[tuple, pygame.Surface] | None = None
@@ -307,10 +306,6 @@ class TumbleweedScene(Scene):
             return "You" if humans == 1 else f"Player {seat + 1}"
         level = kind.split(":", 1)[1]
         return f"Bot ({level})" if humans >= 1 else f"Bot {seat + 1} ({level})"
-
-    def colour_name(self, seat: int) -> str | None:
-        c = self.state.colour_of(seat)
-        return None if c is None else COLOUR_NAMES[c]
 
     def who(self, colour: int) -> str:
         """"Red (you)", "White (hard bot)", "Red (Player 1)" style label of the player of ``colour``."""
