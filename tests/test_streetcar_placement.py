@@ -301,3 +301,11 @@ def test_malformed_tile_plays():
                      (tile(6, 7, 0, 0, hand=7), "no seat"), ({"t": "fly"}, "unknown action")]:
         refused(s, a, words)
     refused(s, tile(6, 7, 0, 0), "not player 2's turn", player=1)
+
+
+def test_no_undo_once_the_turn_has_passed_on():
+    # one tile in hand and an empty pile: the first tile ends the turn, so it is final
+    s = position(hands=[[STRAIGHT], data.START_HAND], pile={})
+    assert not R.undoable(s, 0, tile(6, 7, STRAIGHT, 0))
+    assert R.undoable(position(), 0, tile(6, 7, STRAIGHT, 0))
+    assert not R.undoable(position(), 0, {"t": "start", "end": 0})

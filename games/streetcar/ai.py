@@ -4,20 +4,26 @@ Every bot decides from ``rules.observe(state, seat)`` only: the board, the open 
 and route card (never another builder's cards, never the pile order, which does not exist).
 
 Building (phase 1). The bot plans its cheapest route with a Dijkstra search over ``(square, side the
-tram comes in by, stops served)``: following track already laid costs nothing, an empty square costs
-one tile (a little more when only a switch or tree tile could fit there), adding a track to a brown tile
-by exchange costs a bit more than a placement. A stop whose building has no sign yet is served by any
-empty square beside it. The bot then lays the planned squares it can fill from the hands it may use
-(its own, and with ``share_hands`` a driver's): first the squares that claim a stop sign, then squares
-that extend track already laid. The hard bot re-plans for its best few candidates and keeps the one that
-leaves the cheapest route; the easy bot often plays a random legal tile. With nothing useful, a tile goes
-where it cannot get in the way (two squares or more from the plan). It starts the trip as soon as the
-route is complete.
+tram comes in by, stops served)``: following track already laid costs nothing; an empty square costs one
+tile, more when no tile at hand fits it (more still when only a switch or tree tile could); adding a
+track to a brown tile by exchange costs a bit more than a placement. A stop whose building has no sign
+yet is served by any empty square beside it. The bot then lays the planned squares it can fill from the
+hands it may use (its own, and with ``share_hands`` a driver's): first the squares that claim a stop
+sign, then squares that extend track already laid. If the plan needs a straight or a curve that no hand
+holds, the medium and hard bots exchange one off the board (away from the plan) to play it at once.
+With nothing useful, a tile goes where it cannot get in the way (two squares or more from the plan),
+from the bot's own hand while the pile can refill it. Every bot starts its trip as soon as its route is
+complete.
 
-Driving (phase 2). The bot carries out the die that leaves the fewest squares to drive (tools counts as
-the way back). It rolls again when the expected squares left after the next roll (best die of each
-outcome) beat stopping: the hard bot by any margin, the medium bot by half a square; the easy bot picks
-a random non-tools die and rolls on half of the time.
+* easy: a random legal tile three times in ten, otherwise a planned square picked with much noise;
+  on the trip, a random die other than tools (the best way to carry it out) and a coin flip to roll on.
+* medium: the best planned square by the rules above; the die that leaves the fewest squares to drive
+  (tools counts as the way back); it rolls on when the expected squares left after the next roll (the
+  best die of each outcome) beat stopping by half a square.
+* hard: as medium, but it re-plans after each of its best candidates, and for the first tile of a turn
+  also after the best second tile, so both tiles count; it rolls on whenever that is expected to gain,
+  and weighs the chance that all the remaining dice show tools against the way back to the last
+  station when it picks a move.
 """
 from __future__ import annotations
 
@@ -277,7 +283,7 @@ class StreetcarBot:
             st = s.seats[me]
             lens = [(R.route_length(s.board, st.line, e, st.stops) or 999, e) for e in ends]
             return {"t": "start", "end": min(lens)[1]}
-        if s.pending:  # never made by this bot, but a human may hand over such a position? not possible
+        if s.pending:  # a first tile that needs its second (only the random fallback below plays one)
             plays = rules.tile_plays(s, me)
             if plays:
                 return plays[0]
@@ -294,6 +300,10 @@ class StreetcarBot:
             if self.level == "easy":
                 cands.sort(key=lambda c: -(c[0] + self.rng.random() * 30))
             return cands[0][1]
+        if plan is not None and self.level != "easy":
+            a = self._fetch(rules, s, me, plan)
+            if a is not None:
+                return a
         a = self._harmless(rules, s, me, plan)
         if a is not None:
             return a
@@ -371,13 +381,25 @@ class StreetcarBot:
         return out
 
     def _best_by_replan(self, rules, s: State, me: int, cands, plan: Plan) -> Action:
+        """The hard bot: re-plan after each of the best few candidates; for the first tile of a turn,
+        also after the best second tile that could follow it, so both tiles of the turn count."""
         st = s.seats[me]
+
+        def cost_of(state: State) -> tuple[int, Plan | None]:
+            p = plan_route(state.board, st.line, st.stops, self._usable(rules, state, me))
+            return (p.cost if p is not None else 10 ** 6), p
+
         best = None
-        for score, a in cands[:6]:
+        firsts = cands[:4] if s.played == 0 else cands[:6]
+        for score, a in firsts:
             ns = self._after_tile(rules, s, me, a)
-            p2 = plan_route(ns.board, st.line, st.stops, self._usable(rules, ns, me))
-            cost = p2.cost if p2 is not None else 10 ** 6
-            key = (cost - score * 0.05, -score)
+            total, p2 = cost_of(ns)
+            if s.played == 0 and p2 is not None and total > 0:
+                after_second = total + TILE_COST  # no second tile on the plan: it is lost
+                for _, a2 in self._plan_candidates(rules, ns, me, p2)[:2]:
+                    after_second = min(after_second, cost_of(self._after_tile(rules, ns, me, a2))[0])
+                total = after_second
+            key = (total - score * 0.05, -score)
             if best is None or key < best[0]:
                 best = (key, a)
         return best[1]
@@ -405,6 +427,46 @@ class StreetcarBot:
                 return a
         return None
 
+    def _fetch(self, rules, s: State, me: int, plan: Plan) -> Action | None:
+        """With the first tile of a turn: if the plan needs a straight or a curve that no usable hand
+        holds, exchange one lying on the board (off the plan's squares) for a tile from the hand, to
+        play it at once as the second tile (research §5: an exchanged tile may be played straight
+        away)."""
+        if s.played != 0:
+            return None
+        board = s.board
+        usable = set(self._usable(rules, s, me))
+        wanted = set()
+        for c, e, t, kind in plan.steps:
+            if kind != "place":
+                continue
+            pb = pair_bit(e, t)
+            for tile in (STRAIGHT, CURVE):
+                if tile not in usable and any(m & pb and board.placeable(c, m) for _, m in ORIENTS[tile]):
+                    wanted.add(tile)
+        if not wanted:
+            return None
+        plan_cells = plan.cells
+        best = None
+        srcs = self._sources(rules, s, me)
+        for b in BOARD_CELLS:
+            code = board.cells[b]
+            if code < 0 or code >> 2 not in wanted or b in plan_cells:
+                continue
+            old = board.tracks[b]
+            for h, tile in srcs:
+                for r, m in ORIENTS[tile]:
+                    if keeps_tracks(old, m) and board.placeable(b, m):
+                        # fewer new track ends is less in everyone's way
+                        key = (bin(SIDES[m] & ~SIDES[old]).count("1"), h != me, tile)
+                        if best is None or key < best[0]:
+                            x, y = xy_of(b)
+                            a = {"t": "tile", "tile": tile, "rot": r, "x": x, "y": y}
+                            if h != me:
+                                a["hand"] = h
+                            best = (key, a)
+        return None if best is None else best[1]
+
     def _harmless(self, rules, s: State, me: int, plan: Plan | None) -> Action | None:
         """A legal placement two squares or more away from the plan (and from the empty squares beside
         the bot's buildings that still lack a sign); the farthest such square first."""
@@ -420,8 +482,10 @@ class StreetcarBot:
                 if n >= 0:
                     near.add(n)
         srcs = self._sources(rules, s, me)
-        # prefer spending tiles we are unlikely to need: trees and switches before straights and curves
-        srcs.sort(key=lambda ht: (ht[1] in (STRAIGHT, CURVE), ht[0] == me))
+        # spend our own tiles while the pile can refill the hand (a driver's tiles once it is empty),
+        # and tiles we are unlikely to need first: trees and switches before straights and curves
+        own_first = s.pile_size > 0
+        srcs.sort(key=lambda ht: ((ht[0] == me) != own_first, ht[1] in (STRAIGHT, CURVE)))
         empties = [c for c in BOARD_CELLS if board.cells[c] < 0 and c not in BUILDING_AT and c not in near]
         self.rng.shuffle(empties)
         avoid_xy = [xy_of(c) for c in avoid] or [(6, 6)]
@@ -466,18 +530,27 @@ class StreetcarBot:
         return best[0][0], best[1]
 
     def _choose_die(self, rules, s: State, me: int) -> Action:
+        if self.level == "easy":
+            pool = [i for i, f in enumerate(s.dice) if f != "TOOLS"] or list(range(len(s.dice)))
+            i = self.rng.choice(pool)
+            _, mv = self._best_move(rules, s, me, s.dice[i])
+            return {"t": "drive", "die": i, "path": [R.node_json(n) for n in mv.path]}
+        st = s.seats[me]
+        table = R.route_table(s.board, st.line, st.dest, st.stops)
+        rolls_left = 0 if s.classic else 3 - s.used - 1
+        p_tools = (s.faces.count("TOOLS") / len(s.faces)) ** rolls_left if rolls_left else 0.0
         options = []
         for i, face in enumerate(s.dice):
             d, mv = self._best_move(rules, s, me, face)
-            options.append((d, face == "TOOLS", i, mv))
-        if self.level == "easy":
-            pool = [o for o in options if not o[1]] or options
-            d, _, i, _ = self.rng.choice(pool)
-            mvs = rules.moves(s, s.dice[i])
-            mv = self.rng.choice(mvs)
-            return {"t": "drive", "die": i, "path": [R.node_json(n) for n in mv.path]}
+            risk = 0.0
+            if self.level == "hard" and p_tools and face != "TOOLS" and not mv.win:
+                # rolling on risks being sent back to the last station passed
+                last = mv.station if mv.station is not None else st.last
+                back = table.distance(last, mv.served)
+                risk = p_tools * max(0, (back if back is not None else d) - d)
+            options.append((d + risk, face == "TOOLS", i, mv))
         options.sort(key=lambda o: (o[0], o[1], o[2]))
-        d, _, i, mv = options[0]
+        _, _, i, mv = options[0]
         return {"t": "drive", "die": i, "path": [R.node_json(n) for n in mv.path]}
 
     def _roll_or_stop(self, rules, s: State, me: int) -> Action:

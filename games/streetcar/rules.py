@@ -706,9 +706,16 @@ class StreetcarRules:
                 "complete": complete, "driving": [st.driving for st in s.seats], "turns": s.turns}
 
     def undoable(self, s: State, player: int, action: Action) -> bool:
-        """Only the first tile of a turn may be taken back (research §6.6 / BGA: within a turn, before
-        anything is drawn or rolled; the match never undoes across chance)."""
-        return action.get("t") == "tile" and s.phase == "play" and s.played == 0
+        """Only the first tile of a turn may be taken back, and only while the turn goes on (research
+        §6.6 / BGA: within a turn, before anything is drawn or rolled; the match itself never undoes
+        across chance or another player's action). Starting the trip reveals the cards: final."""
+        if action.get("t") != "tile" or s.phase != "play" or s.played != 0:
+            return False
+        try:
+            after, _ = self.apply(s, player, action)
+        except IllegalAction:
+            return False
+        return after.phase == "play" and after.turn == player
 
     def invariants(self, s: State) -> list[str]:
         bad: list[str] = []
