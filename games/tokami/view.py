@@ -70,6 +70,8 @@ BOT_MIN_THINK = 0.6
 #: With no human seat, the round-end card goes away by itself after this long (s).
 CARD_AUTO = 4.0
 BANNER_TIME = 1.8
+#: A finished world is stepped for show at most this long (s) while its fallen sticks land.
+CODA_TIME = 1.5
 #: Steps after the close before a visible settle gives up (the driver's 10 s limit).
 SETTLE_STEPS = round(SETTINGS.settle_timeout / SETTINGS.dt)
 SEAT_COLOURS = ((86, 180, 233), (204, 121, 167), (230, 159, 0), (120, 200, 120), (240, 228, 66))
@@ -235,6 +237,7 @@ class TokamiScene(Scene):
         self.lane = 0                         # lane last chosen for an across ghost
         self.view_lane = 0                    # lane looked into: across-sticks in front of it see-through
         self.replay: dict | None = None       # F5: {"items", "i", "pb", "pause"}
+        self.coda: dict | None = None         # a finished world shown until its fallen sticks land
         self.pointer = (0, 0)
         self.hover: int | None = None
         self.focus: int | None = None         # the stick whose height is shown when none is held
@@ -470,6 +473,7 @@ class TokamiScene(Scene):
         self.run = None
         self.run_cursor = -1
         self.replay = None
+        self.coda = None
         self._drop_attempt()
 
     def _drop_attempt(self) -> None:
@@ -566,14 +570,10 @@ class TokamiScene(Scene):
         return (x + ox, y + oy)
 
     def _set_depth(self, depth: int) -> None:
-        """The held stick now lies ``depth`` lanes deep: keep the hand's world target where it was."""
-        if self.hold is None or depth == self.hold["depth"]:
-            return
-        x0, y0 = self.proj.to_world(self.pointer[0], self.pointer[1], self.hold["depth"])
-        x1, y1 = self.proj.to_world(self.pointer[0], self.pointer[1], depth)
-        ox, oy = self.hold["offset"]
-        self.hold["offset"] = (ox + x0 - x1, oy + y0 - y1)
-        self.hold["depth"] = depth
+        """The held stick now lies ``depth`` lanes deep. The pointer keeps the same grip on screen, so
+        what is under the mouse is what is held: the hand's target moves by the lanes' screen shift."""
+        if self.hold is not None:
+            self.hold["depth"] = depth
 
     def _commit(self) -> bool:
         """Touch means take: submit the take (phase turn) or draw (phase winning) of the moved stick."""
@@ -885,6 +885,7 @@ class TokamiScene(Scene):
         if getattr(self.app, "top", self) is not self:
             return                                   # paused under a dialog (rules, ...)
         self._tick_feedback(dt)
+        self._update_coda(dt)
         if self.replay is not None:
             self._update_replay(dt)
             self._refresh_buttons()
@@ -956,6 +957,7 @@ class TokamiScene(Scene):
             action = run.finish()
             self.run = None
             self.run_cursor = -1
+            self._coda_from(run.world)
             self.submit(PHYSICS, action)
 
     def _update_attempt(self) -> None:
@@ -984,6 +986,7 @@ class TokamiScene(Scene):
         if done:
             action = att.finish()
             self._drop_attempt()
+            self._coda_from(att.world)
             self.submit(PHYSICS, action)
 
     def _bot(self, seat: int):
@@ -1063,7 +1066,36 @@ class TokamiScene(Scene):
         self._read_world(pb.attempt.world, impact)
         if pb.done:
             self.play = None
+            self._coda_from(pb.attempt.world)
             self.submit(PHYSICS, play["action"])
+
+    def _coda_from(self, world: TokamiWorld) -> None:
+        """A finished world whose fallen sticks are still on their way down goes on a little for
+        show (the outcome is already taken: the pile counted as settled), so they land on the table
+        with a knock instead of vanishing in mid-air."""
+        if world.tumbling():
+            self.coda = {"world": world, "t": 0.0}
+
+    def _update_coda(self, dt: float) -> None:
+        c = self.coda
+        if c is None:
+            return
+        w = c["world"]
+        impact = 0.0
+        for _ in range(SUBSTEPS):
+            w.step()
+            impact = max(impact, w.impact)
+        self._knock(impact)
+        c["t"] += dt
+        if not w.tumbling() or c["t"] >= CODA_TIME:
+            self.coda = None
+
+    def coda_poses(self) -> dict:
+        """Poses of the fallen sticks still shown tumbling after their outcome was taken."""
+        if self.coda is None:
+            return {}
+        w = self.coda["world"]
+        return {sid: w.pose(sid) for sid in w.tumbling()}
 
     def _update_replay(self, dt: float) -> None:
         rp = self.replay
@@ -1223,6 +1255,9 @@ class TokamiScene(Scene):
                 draw.draw_sticks(layer, self.proj, poses, st.colours, th, look)
                 self._pile = (key, layer)
             surface.blit(self._pile[1], PILE.topleft)
+            falling = self.coda_poses()
+            if falling:
+                draw.draw_sticks(surface, self.proj, falling, st.colours, th, draw.Look(symbols=self._symbols()))
             if self.hover is not None and self.hover in poses:
                 col = th.bad if self.hover == st.taboo else th.highlight
                 pygame.draw.polygon(surface, col, draw.front_face(self.proj, poses[self.hover]), 3)
@@ -1231,6 +1266,9 @@ class TokamiScene(Scene):
         poses = world.poses()
         for sid in world.tumbling():
             poses[sid] = world.pose(sid)
+        if self.replay is None:
+            for sid, pose in self.coda_poses().items():
+                poses.setdefault(sid, pose)
         held = att.stick if att is not None and att.holding else None
         ghost = None
         if att is not None and att.ghost is not None:
