@@ -222,3 +222,21 @@ def test_terminal_squares_must_connect_in_a_played_position():
         if b.cells[f] >= 0:
             assert SIDES[b.tracks[f]] >> ((g.board_side + 2) % 4) & 1
     assert cell_of(1, 1) not in LEGS
+
+
+def test_command_line_hooks():
+    import argparse
+
+    from games.streetcar.selfplay import cli_options, cli_selfplay, make_config
+    p = argparse.ArgumentParser()
+    cli_options(p)
+    opts = p.parse_args(["--dice", "classic"])
+    assert make_config(opts, ["human", "bot:hard"]) == {"players": 2, "seats": ["human", "bot:hard"],
+                                                        "dice": "classic", "pile": "1995", "share_hands": True}
+    with pytest.raises(ValueError):
+        make_config(opts, ["human"])
+    buf = io.StringIO()
+    opts = argparse.Namespace(games=1, seed=5, json=True, dice="published")
+    assert cli_selfplay(opts, ["bot:medium", "bot:medium"], buf) == 0
+    lines = buf.getvalue().splitlines()
+    assert len(lines) == 2 and json.loads(lines[0])["dice"] == "published"

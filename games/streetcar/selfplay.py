@@ -145,3 +145,26 @@ def run(players: list[str], games: int, seed: int, dice: str = "bga", json_lines
                     f"{summary['routes_completed']:.0%}, {summary['mean_turns']} turns a game, "
                     f"{summary['games_per_second']} games/s")
     return summary
+
+
+# ------------------------------------------------------------------ hooks for the command line
+def cli_options(parser: Any) -> None:
+    """Add Streetcar's own flag to ``playtable play/selfplay streetcar``: ``--dice bga|published|classic``."""
+    parser.add_argument("--dice", choices=("bga", "published", "classic"), default="bga",
+                        help="dice: bga (default: 2 two-green faces, 1 tools), published (1 two-green, "
+                             "2 tools) or classic (one die 1, 2, 3, 4, H, H)")
+
+
+def make_config(options: Any, seats: list[str]) -> dict[str, Any]:
+    """The match config for ``seats`` ("human" / "bot:LEVEL") and the ``--dice`` flag; raises
+    ``ValueError`` with a reason for a bad seat count or dice name."""
+    cfg = {"players": len(seats), "seats": list(seats), "dice": getattr(options, "dice", None) or "bga"}
+    return StreetcarRules().validate_config(cfg)
+
+
+def cli_selfplay(options: Any, seats: list[str], out: Any) -> int:
+    """``playtable selfplay streetcar``: ``options`` carries ``games``, ``seed``, ``json`` and ``dice``;
+    returns the exit status (0)."""
+    run(list(seats), int(options.games), int(options.seed), getattr(options, "dice", None) or "bga",
+        bool(getattr(options, "json", False)), out)
+    return 0
