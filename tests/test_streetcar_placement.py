@@ -309,3 +309,27 @@ def test_no_undo_once_the_turn_has_passed_on():
     assert not R.undoable(s, 0, tile(6, 7, STRAIGHT, 0))
     assert R.undoable(position(), 0, tile(6, 7, STRAIGHT, 0))
     assert not R.undoable(position(), 0, {"t": "start", "end": 0})
+
+
+def test_quick_placement_check_agrees_with_the_full_rule_check():
+    # Board.placeable (used to list plays) against Board.defects after the tile is down, on boards
+    # from a played game, for random squares, tiles and rotations (placing and exchanging)
+    import random
+
+    from games.streetcar.selfplay import play_game
+    from games.streetcar.tiles import BOARD_CELLS, BUILDING_AT, ORIENT, keeps_tracks
+    m, _ = play_game(["bot:medium", "bot:easy"], 7, check=False)
+    rng = random.Random(7)
+    seen = {True: 0, False: 0}
+    for s in m.states[:: max(1, len(m.states) // 12)]:
+        b = s.board
+        for _ in range(120):
+            c = rng.choice([c for c in BOARD_CELLS if c not in BUILDING_AT])
+            t, r = rng.randrange(12), rng.randrange(4)
+            old = b.tile_at(c)
+            if old is not None and not keeps_tracks(ORIENT[old[0]][old[1]], ORIENT[t][r]):
+                continue
+            quick = b.placeable(c, ORIENT[t][r])
+            assert quick == (not b.put(c, t, r).defects([c])), (c, t, r)
+            seen[quick] += 1
+    assert seen[True] > 50 and seen[False] > 50
