@@ -658,3 +658,20 @@ def test_last_turn_tracks_finds_the_raise_and_the_draw_of_the_last_turn():
     items = last_turn_tracks(m)
     assert [s.phase for s, _t in items] == ["raise", "draw"] and items[1][0] is before_draw
     assert items[1][1] == [e["a"] for e in m.log if e["p"] == PHYSICS][-1]["hand"]
+
+
+def test_a_stick_let_go_over_the_panel_is_let_go(app):
+    m = settled_match(seed=1)
+    scene, _, _ = start(app, m)
+    sid = top_stick(m.state)
+    pose = m.state.poses[sid]
+    p = face_point(scene, pose)
+    app.step([motion(p), down(p)], STEP)
+    glide(app, scene, 0, pose[2:4], (pose[2], pose[3] + 10.0), 8)
+    assert m.state.phase == "raise"
+    over = scene.b_rules.rect.center                                     # a panel button under the mouse
+    app.step([motion(over, buttons=HELD), up(over)], STEP)
+    assert scene.hold is None and (scene.closed or scene.att is None)
+    assert not any(getattr(s, "is_rules", False) for s in app.stack)     # and the button was not clicked
+    run_until(app, lambda: m.state.phase != "raise")
+    assert physics_entries(m)[-1]["t"] == "raised"

@@ -82,6 +82,11 @@ def front_face(proj: Projection, pose: model.Pose) -> list[tuple[float, float]]:
     return [proj.to_screen(x, y, d0) for x, y in outline(pose)]
 
 
+def front_face_centre(proj: Projection, pose: model.Pose) -> tuple[float, float]:
+    """Screen point (px) of the centre of the stick's front face."""
+    return proj.to_screen(pose[2], pose[3], depth_range(pose)[0])
+
+
 def _hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
     pts = sorted(set(points))
     if len(pts) <= 2:
@@ -339,7 +344,7 @@ def _decorate(surface, proj, sid, pose, front, colour, theme, look: Look) -> Non
     if t > 0.0:
         # tension tint: a warm edge, redder and thicker the more load the stick carries
         pygame.draw.polygon(surface, mix((255, 190, 80), (255, 40, 40), t), front, 1 + round(2 * t))
-    if look.wobble and look.wobble.get(sid, 0.0) > 2.0:
+    if look.wobble and sid != look.held and look.wobble.get(sid, 0.0) > 2.0:
         # wobble cue: a pale double edge, offset the way the stick would shimmer
         k = min(1.0, look.wobble[sid] / 60.0)
         shade = mix((150, 150, 150), (255, 255, 255), k)

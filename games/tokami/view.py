@@ -75,7 +75,6 @@ CODA_TIME = 1.5
 #: Steps after the close before a visible settle gives up (the driver's 10 s limit).
 SETTLE_STEPS = round(SETTINGS.settle_timeout / SETTINGS.dt)
 SEAT_COLOURS = ((86, 180, 233), (204, 121, 167), (230, 159, 0), (120, 200, 120), (240, 228, 66))
-COLOUR_NAMES = {"blue": "blue", "yellow": "yellow", "red": "red", "green": "green"}
 
 
 def seat_name(kind: str) -> str:
@@ -258,10 +257,10 @@ class TokamiScene(Scene):
         self._bg: tuple | None = None
         self._pile: tuple | None = None
         self._panel: tuple | None = None
+        self._focus_cache: tuple | None = None
         self._seen = match.cursor
         self._turn_of = (match.state.round, match.state.player, match.state.phase == "turn")
         self._build_buttons()
-        self._repair_bot_phase()
         match.listeners.append(self._on_events)
 
     # ------------------------------------------------------------------ scene plumbing
@@ -432,13 +431,7 @@ class TokamiScene(Scene):
             return
         self._reset_live()
         self.card = None
-        m = self.match
-        # the moves after the turn start are dropped, not kept for redo: a record whose cursor stands
-        # before physics outcomes could not be loaded again (undo never crosses them)
-        del m.log[n:]
-        del m.states[n + 1:]
-        m.seek(n)
-        self._seen = m.cursor
+        self._rewind(n)
         self._sound("undo")
         self._say(f"Back to the start of {self.tag(self.state.player)}'s turn", self.theme.accent)
         self._refresh_buttons()
@@ -491,11 +484,17 @@ class TokamiScene(Scene):
         if st.phase in ("raise", "draw") and not self.is_human(st.player) and m.cursor > 0:
             last = m.log[m.cursor - 1]
             if last["p"] == st.player and last["a"].get("t") in ("take", "draw"):
-                n = m.cursor - 1
-                del m.log[n:]
-                del m.states[n + 1:]
-                m.seek(n)
-                self._seen = m.cursor
+                self._rewind(m.cursor - 1)
+
+    def _rewind(self, n: int) -> None:
+        """Put the match back to its position after ``n`` log entries and drop the entries after it.
+        They are not kept for redo: a record whose cursor stands before physics outcomes could not be
+        loaded again (the undo policy never crosses them), so the autosave must not keep a tail."""
+        m = self.match
+        del m.log[n:]
+        del m.states[n + 1:]
+        m.seek(n)
+        self._seen = m.cursor
 
     def live_world(self) -> TokamiWorld | None:
         """The world shown now: the replay's, a bot's playback, the player's attempt, a settle run."""
@@ -639,7 +638,6 @@ class TokamiScene(Scene):
                 kind = "along" if pose[0] == "across" else "across"
                 att.lift_out(kind, self.lane if kind == "across" else None)
                 self._set_depth(draw.depth_range(att.ghost)[0])
-                self.hold["button"] = self.hold.get("button", True)
                 self._sound("rotate")
             else:
                 self._say("It is wedged: it can leave the plane once nothing in front or behind holds it",
@@ -689,6 +687,9 @@ class TokamiScene(Scene):
         et = event.type
         if et in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self.pointer = event.pos
+            if et == pygame.MOUSEBUTTONUP and event.button == 1 and self.hold is not None and self.hold["button"]:
+                self._let_go()             # a stick let go over the panel is let go all the same
+                return True
             for b in self._active_buttons():
                 if b.handle_event(event):
                     return True
@@ -850,7 +851,10 @@ class TokamiScene(Scene):
                 self._say("The stick stayed on the X: no winning stick this time", th.text_dim)
             elif kind == "refuse":
                 self._say(f"{self.tag(e['player'])} refuses: the taboo stick becomes a minus stick", th.text_dim)
-            elif kind == "round_end" and before is not None:
+            elif kind == "round_end":
+                self.banner = None
+                if before is None:
+                    continue
                 if not any(x.get("e") == "over" for x in events):
                     self.card = {"round": e["round"], "scores": list(e["scores"]), "totals": list(e["totals"]),
                                  "tally": round_tally(before, events), "colours": before.colours, "age": 0.0}
@@ -971,6 +975,8 @@ class TokamiScene(Scene):
         done = False
         for _ in range(SUBSTEPS):
             if self.closed and (att.world.is_settled() or att.steps - self.closed_at >= SETTLE_STEPS):
+                if not self.committed and not self._commit():   # lifted out and put back at once
+                    return
                 done = True
                 break
             att.step()
@@ -1301,8 +1307,13 @@ class TokamiScene(Scene):
 
     def _draw_height_focus(self, surface, st, poses, font) -> None:
         """With nothing in hand: the height to beat of the stick under the mouse (else the last one
-        pointed at, else the highest stick that may be taken)."""
+        pointed at, else the highest stick in sight that may be taken), and the taboo stick's tag."""
         th = self.theme
+        if st.taboo is not None and st.taboo in poses:
+            c = draw.front_face(self.proj, poses[st.taboo])
+            cx = sum(x for x, _y in c) / 4
+            cy = min(y for _x, y in c)
+            self._pill(surface, f"taboo {st.taboo}", (cx, cy - 14), (12, 12, 14), fg=th.text, size=12, alpha=220)
         if st.phase not in ("turn", "raise") or not poses:
             return
         if st.phase == "raise":
@@ -1310,16 +1321,30 @@ class TokamiScene(Scene):
         else:
             sid = self.hover if self.hover is not None else self.focus
             if sid not in poses or sid == st.taboo:
-                cands = [i for i in poses if i != st.taboo]
-                if not cands:
-                    return
-                sid = max(cands, key=lambda i: (model.highest_point(poses[i]), -i))
-        if sid not in poses:
+                sid = self._default_focus(st)
+        if sid is None or sid not in poses:
             return
         hp = model.highest_point(poses[sid])
         draw.height_line(surface, self.proj, hp, th.accent, font, f"stick {sid}: to beat {hp:.1f} mm",
                          back=mix(th.bg, (0, 0, 0), 0.5))
         pygame.draw.polygon(surface, th.accent, draw.front_face(self.proj, poses[sid]), 2)
+
+    def _default_focus(self, st) -> int | None:
+        """The highest stick that may be taken and that the mouse finds at its front face's centre
+        (cached per position and lane looked into)."""
+        key = (self.match.cursor, id(st), self.view_lane)
+        if self._focus_cache is not None and self._focus_cache[0] == key:
+            return self._focus_cache[1]
+        pickable = self._pickable()
+        best = None
+        for sid in sorted(pickable, key=lambda i: (-model.highest_point(pickable[i]), i)):
+            if sid == st.taboo:
+                continue
+            if draw.pick(self.proj, pickable, draw.front_face_centre(self.proj, pickable[sid])) == sid:
+                best = sid
+                break
+        self._focus_cache = (key, best)
+        return best
 
     def _draw_status(self, surface) -> None:
         th = self.theme
@@ -1467,7 +1492,7 @@ class TokamiScene(Scene):
         if st.phase == "raise" and st.hp_before is not None:
             return f"stick {st.held} taken  ·  to beat {st.hp_before:.1f} mm"
         if st.taboo is not None and st.phase in ("turn", "winning"):
-            return f"taboo: stick {st.taboo} (hatched)  ·  {len(st.poses)} sticks on the X"
+            return f"taboo: stick {st.taboo} (hatched)  ·  {len(st.poses)} on the X"
         if st.poses:
             return f"{len(st.poses)} sticks on the X"
         return ""
@@ -1502,7 +1527,7 @@ class TokamiScene(Scene):
         c = self.card
         dim_backdrop(surface, 140)
         n = len(c["scores"])
-        box = pygame.Rect(0, 0, 720, 250 + 34 * n)
+        box = pygame.Rect(0, 0, 720, 214 + 34 * n)
         box.center = (PILE.centerx, 400)
         pygame.draw.rect(surface, th.panel, box, border_radius=18)
         pygame.draw.rect(surface, th.panel_edge, box, 2, border_radius=18)
@@ -1531,7 +1556,7 @@ class TokamiScene(Scene):
         out = self.match.outcome()
         dim_backdrop(surface, 150)
         n = len(out["totals"])
-        box = pygame.Rect(0, 0, 720, 300 + 34 * n)
+        box = pygame.Rect(0, 0, 720, 240 + 34 * n)
         box.center = (PILE.centerx, 400)
         pygame.draw.rect(surface, th.panel, box, border_radius=18)
         pygame.draw.rect(surface, th.good, box, 2, border_radius=18)
