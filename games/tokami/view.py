@@ -12,6 +12,8 @@ How a turn is played with the mouse (seed rules as decided in specs/tokami.md "R
 * Wheel turns the held stick (one notch one step, Shift fine); Tab lifts it out of the plane as a
   ghost (when ``Attempt.can_lift``) and switches it between across and along; 1-6 or [ ] choose the
   lane of an across ghost. The ghost is edged green where it may be put down, red where it overlaps.
+  With nothing in hand, 1-6 or [ ] choose the lane looked into: the across-sticks in front of it turn
+  see-through and cannot be picked, so a stick behind the front lane can be reached.
 * Let go: a stick in the plane is left to the pile; a ghost is put down where it is (when it overlaps
   nothing; else it stays in hand until a click puts it somewhere free). The attempt then closes, the
   pile is shown settling, and the PHYSICS outcome is submitted. The first fall stops the attempt.
@@ -822,8 +824,11 @@ class TokamiScene(Scene):
     def _on_events(self, match: Match, events: list) -> None:
         th = self.theme
         before = match.states[self._seen] if 0 <= self._seen < len(match.states) else None
+        fell = any(e.get("e") == "fall" for e in events)
         for e in events:
             kind = e.get("e")
+            if kind == "raise" and fell and not e["ok"]:
+                continue                      # the fall says it all
             if kind == "raise":
                 hb, ha = e.get("hp_before"), e.get("hp_after")
                 if e["ok"]:
