@@ -675,3 +675,12 @@ def test_a_stick_let_go_over_the_panel_is_let_go(app):
     assert not any(getattr(s, "is_rules", False) for s in app.stack)     # and the button was not clicked
     run_until(app, lambda: m.state.phase != "raise")
     assert physics_entries(m)[-1]["t"] == "raised"
+
+
+def test_bench_frames_prints_the_drag_figures():
+    from games.tokami.bench_view import bench_frames
+
+    lines = []
+    res = bench_frames(lines.append, frames=30)
+    assert len(lines) == 1 and "median" in lines[0] and "p95" in lines[0] and "lost" not in lines[0]
+    assert res["frames"] == 20 and 0 < res["median_ms"] <= res["p95_ms"] <= res["max_ms"]
