@@ -21,8 +21,8 @@ from .tiles import BOARD_CELLS, BUILDING_AT, ORIENTS, Board, TILE_IDS
 
 
 def full_board(seed: int = 5) -> Board:
-    """A legal board with as many squares filled as random legal placements of every tile type can
-    reach (about 140 of the 132 + 12 squares that are not buildings)."""
+    """A legal board filled by random legal placements of every tile type, square after square, until
+    none fits any more (about 130 of the 132 squares that are not buildings)."""
     rng = random.Random(seed)
     board = Board()
     for _ in range(6):
