@@ -728,3 +728,23 @@ def test_meta_is_saved_and_checked(tmp_path):
     rec["meta"] = [1]
     with pytest.raises(record.RecordError, match="meta"):
         record.from_record(rec)
+
+
+def test_truncate_forgets_the_tail_and_the_record_still_loads():
+    from sim.core.record import from_record, to_record
+    m = Match(SolitaireRules(), None, 3)
+    from games.gobble.ai import make_solitaire_agent
+    bot = make_solitaire_agent("greedy", 3)
+    for _ in range(6):
+        m.submit(0, bot.select_action(m.rules, m.state, 0))
+    n = len(m.log)
+    seen = []
+    m.listeners.append(lambda mm, ev: seen.append(ev))
+    k = next(i for i in range(2, n) if m.log[i]["p"] == PLAYER)  # a position where the player acts
+    m.truncate(k)
+    assert len(m.log) == k and m.cursor == k and len(m.states) == k + 1 and seen == [[{"e": "truncate"}]]
+    assert not m.can_redo()
+    again = from_record(to_record(m))
+    assert again.log == m.log and again.cursor == k
+    with pytest.raises(ValueError):
+        m.truncate(n)

@@ -493,9 +493,7 @@ class TokamiScene(Scene):
         They are not kept for redo: a record whose cursor stands before physics outcomes could not be
         loaded again (the undo policy never crosses them), so the autosave must not keep a tail."""
         m = self.match
-        del m.log[n:]
-        del m.states[n + 1:]
-        m.seek(n)
+        m.truncate(n)
         self._seen = m.cursor
 
     def live_world(self) -> TokamiWorld | None:
@@ -869,7 +867,7 @@ class TokamiScene(Scene):
                 best = max(match.outcome()["totals"])
                 won = any(self.is_human(p) and match.state.totals[p] == best for p in range(len(self.kinds)))
                 self._sound("win" if won or not self.humans else "lose")
-            elif kind in ("seek", "undo", "redo"):
+            elif kind in ("seek", "undo", "redo", "truncate"):
                 self._reset_live()
         self._seen = match.cursor
         st = match.state

@@ -227,6 +227,20 @@ class Match:
         self._notify([{"e": "redo"}])
         return True
 
+    def truncate(self, n: int) -> None:
+        """Practice mode: go back to the position after ``n`` log entries and forget the entries after
+        it (no redo), whatever the undo policy says. Used where a game allows taking back more than
+        the policy does (e.g. Tokami's practice undo of a whole turn, physics outcome included); the
+        record then never holds a tail that the policy could not reach. Raises ``ValueError`` for ``n``
+        outside 0..len(log)."""
+        n = int(n)
+        if not 0 <= n <= len(self.log):
+            raise ValueError(f"cannot truncate a log of {len(self.log)} entries to {n}")
+        del self.log[n:]
+        del self.states[n + 1:]
+        self.cursor = n
+        self._notify([{"e": "truncate"}])
+
     def seek(self, n: int) -> None:
         """Review: show the state after ``n`` log entries (0 <= n <= len(log)); no policy applies."""
         self.cursor = max(0, min(len(self.log), int(n)))
