@@ -32,7 +32,8 @@ from sim.core.rules import Action
 
 from .board import Board
 from .data import BASES, BONUS_POINTS_PER_TURN, SOLARS
-from .geometry import EDGE_TRIS, INTERIOR, MODULE_BY_NAME, SLOTS, TRI_CORNERS, rhomb_corners, rhomb_segments
+from .geometry import (EDGE_TRIS, INTERIOR, MODULE_BY_NAME, SLOTS, TRI_CORNERS, TRIANGLES, rhomb_corners,
+                       rhomb_segments)
 from .moves import FREE_COLOURS, can_reach_home, drift_paths, jump_targets
 from .rules import TomTubeRules, TomTubeState
 
@@ -52,6 +53,7 @@ EXACT = 8           #: placements valued exactly
 STATIC_CAP = 4000   #: states of the exact end-game search
 RISK_HORIZON = 6    #: placements left below which a possible stranding weighs in
 STRAND_RISK = 40.0  #: weight of a stranding that the end of placing would bring
+HORIZON_SLACK = 8.0  #: turns beyond the placements left that a tour may still take
 WIN = 1000.0
 
 
@@ -163,29 +165,40 @@ def _leg(f: dict[str, float], n: str) -> float:
     return min(f.get(n, INF), LEG_CAP)
 
 
-def tour_cost(s: TomTubeState, player: int, board: Board | None = None, pos: str | None = None) -> float:
-    """Estimated turns ``player`` still needs: to his remaining solar modules, then home. Once the board
-    can no longer change the count is exact (:func:`static_tour`) when the search stays small."""
+def tour_cost(s: TomTubeState, player: int, board: Board | None = None, pos: str | None = None,
+              horizon: float | None = None) -> float:
+    """Estimated turns ``player`` still needs: to his remaining solar modules, then home; when that tour
+    is longer than ``horizon`` (the turns the game may still last), straight home instead if cheaper,
+    counting 5 per solar counter left behind. Once the board can no longer change the count is exact
+    (:func:`static_tour`) when the search stays small."""
     if board is None and pos is None and (s.bonus_for is not None or not (s.stack and s.board.has_free_slot())):
         exact = static_tour(s, player)
         if exact is not None:
             return exact
     board = board or s.board
-    return sum(_leg(field(board, player, b), a) for a, b in legs(s, player, board, pos))
+    full = sum(_leg(field(board, player, b), a) for a, b in legs(s, player, board, pos))
+    want = targets(s, player)
+    if not want or s.bonus_for == player or horizon is None or full <= horizon:
+        return full
+    # or straight home, leaving the solar counters (5 points, about 5 turns, each)
+    home = _leg(field(board, player, BASES[player]), pos or s.at[player]) + 5.0 * len(want)
+    return min(full, home)
 
 
 def static_tour(s: TomTubeState, player: int, cap: int = STATIC_CAP) -> float | None:
-    """On a board that can no longer change: the fewest turns ``player`` needs to collect his remaining
-    solar counters and get home, or to get home without them at 5 points (turns) per solar counter left
-    behind - by a breadth-first search over (sphere, counters held, counters picked up) with the real
-    drift and jump rules (the other astronaut ignored). LEG_CAP * 3 if he cannot get home at all; None
-    when the search grows beyond ``cap`` states."""
+    """On a board that can no longer change: the cheapest way for ``player`` to collect his remaining
+    solar counters and get home, or to get home without them at 5 points per solar counter left behind.
+    Cost = turns + points of the counters paid on the way (a control drift 2, a jump 1, an alien exchange
+    1 more), so a move along the best way raises the value of the position by one. A uniform-cost
+    search over (sphere, counters held, counters picked up) with the real drift and jump rules (the other
+    astronaut ignored). 3 * LEG_CAP if he cannot get home at all; None when the search grows beyond
+    ``cap`` states."""
     if s.bonus_for == player:
         return 0.0
     board = s.board
-    e, c, a, _so = s.supply[player]
+    e0, c0, a0, _so = s.supply[player]
     want = tuple(targets(s, player))
-    key = ("ai_static", player, s.at[player], e, c, a, tuple(sorted(s.counters.items())), want)
+    key = ("ai_static", player, s.at[player], e0, c0, a0, tuple(sorted(s.counters.items())), want)
     hit = board.cache.get(key, False)
     if hit is not False:
         return hit
@@ -194,67 +207,80 @@ def static_tour(s: TomTubeState, player: int, cap: int = STATIC_CAP) -> float | 
     bit = {n: 1 << i for i, n in enumerate(items)}
     solar_bits = sum(bit[m] for m in want)
     memo = board.cache.setdefault(("ai_static_moves", player), {})
-    start = (s.at[player], e, c, a, 0)
-    seen = {start}
-    frontier = [start]
-    depth = 0
+    start = (s.at[player], e0, c0, a0, 0)
+    best = {start: 0}
+    heap = [(0, 0, start)]
+    tie = 0
     full = home_only = INF
-    while frontier and full == INF and depth < home_only + 5.0 * len(want) and depth < 3 * LEG_CAP:
-        depth += 1
-        nxt = []
-        for node, e, c, a, picked in frontier:
-            stops = frozenset(n for n in items if not picked & bit[n])
-            for mode in ("drift", "control", "jump"):
-                if mode == "control" and c == 0 and a == 0 or mode == "jump" and e == 0 and a == 0:
+    while heap:
+        cost, _t, st = heapq.heappop(heap)
+        if cost > best.get(st, INF):
+            continue
+        if cost >= full or cost >= home_only + 5.0 * len(want) or cost >= 3 * LEG_CAP:
+            break
+        node, e, c, a, picked = st
+        stops = frozenset(n for n in items if not picked & bit[n])
+        for mode in ("drift", "control", "jump"):
+            if mode == "control" and c == 0 and a == 0 or mode == "jump" and e == 0 and a == 0:
+                continue
+            mk = (node, stops, mode)
+            dests = memo.get(mk)
+            if dests is None:
+                if mode == "jump":
+                    dests = jump_targets(board, node, None)
+                else:
+                    dests = tuple(drift_paths(board, node, player, None, stops, mode == "control"))
+                memo[mk] = dests
+            for d in dests:
+                ne, nc, na, step = e, c, a, 1
+                if mode == "control":
+                    if nc == 0:
+                        na, nc, ne, step = na - 1, nc + 1, ne + 2, step + 1
+                    nc -= 1
+                    step += 2
+                elif mode == "jump":
+                    if ne == 0:
+                        na, nc, ne, step = na - 1, nc + 1, ne + 2, step + 1
+                    ne -= 1
+                    step += 1
+                np = picked
+                if d in bit and not picked & bit[d]:
+                    np |= bit[d]
+                    kind = s.counters.get(d)
+                    if kind == "energy":
+                        ne += 1
+                    elif kind == "control":
+                        nc += 1
+                    elif kind == "alien":
+                        na += 1
+                nd = cost + step
+                if d == home:
+                    home_only = min(home_only, nd)
+                    if np & solar_bits == solar_bits:
+                        full = min(full, nd)
                     continue
-                mk = (node, stops, mode)
-                dests = memo.get(mk)
-                if dests is None:
-                    if mode == "jump":
-                        dests = jump_targets(board, node, None)
-                    else:
-                        dests = tuple(drift_paths(board, node, player, None, stops, mode == "control"))
-                    memo[mk] = dests
-                for d in dests:
-                    ne, nc, na = e, c, a
-                    if mode == "control":
-                        if nc == 0:
-                            na, nc, ne = na - 1, nc + 1, ne + 2
-                        nc -= 1
-                    elif mode == "jump":
-                        if ne == 0:
-                            na, nc, ne = na - 1, nc + 1, ne + 2
-                        ne -= 1
-                    np = picked
-                    if d in bit and not picked & bit[d]:
-                        np |= bit[d]
-                        kind = s.counters.get(d)
-                        if kind == "energy":
-                            ne += 1
-                        elif kind == "control":
-                            nc += 1
-                        elif kind == "alien":
-                            na += 1
-                    if d == home:
-                        if home_only == INF:
-                            home_only = depth
-                        if np & solar_bits == solar_bits:
-                            full = depth
-                        continue
-                    st = (d, ne, nc, na, np)
-                    if st not in seen:
-                        seen.add(st)
-                        nxt.append(st)
-        if len(seen) > cap:
+                nst = (d, ne, nc, na, np)
+                if nd < best.get(nst, INF):
+                    best[nst] = nd
+                    tie += 1
+                    heapq.heappush(heap, (nd, tie, nst))
+        if len(best) > cap:
             board.cache[key] = None
             return None
-        frontier = nxt
     if home_only == INF:
         out = 3 * LEG_CAP
     else:
-        out = min(full, home_only + 5.0 * len(want))
+        out = float(min(full, home_only + 5.0 * len(want)))
     board.cache[key] = out
     return out
+
+
+def placements_left(s: TomTubeState) -> int:
+    """About how many rhombs can still be placed (0 once the board no longer changes)."""
+    if s.bonus_for is not None or not s.stack or not s.board.has_free_slot():
+        return 0
+    free = len(TRIANGLES) - len(s.board.covered) - len(s.board.abandoned)
+    return max(1, min(len(s.stack), free // 2))
 
 
 def evaluate(rules: TomTubeRules, s: TomTubeState, me: int) -> float:
@@ -272,8 +298,15 @@ def evaluate(rules: TomTubeRules, s: TomTubeState, me: int) -> float:
         bonus = (s.bonus_turns + left) * BONUS_POINTS_PER_TURN
         margin = (b0 - b1) + (bonus if me == s.bonus_for else -bonus)
         return (WIN if margin > 0 or (margin == 0 and me == s.bonus_for) else -WIN) + margin
-    v = (b0 - b1) - ALPHA * tour_cost(s, me) + ALPHA_OPP * tour_cost(s, 1 - me)
-    left = min(len(s.stack), len(s.board.free_slots()))
+    left = placements_left(s)
+    if 0 < left < RISK_HORIZON:
+        # near the end a tour far longer than the game may last will not be finished: beyond that only
+        # points count, and going straight home may be worth more than the solar counters
+        cap = HORIZON_SLACK + left
+        mine, theirs = min(tour_cost(s, me, horizon=cap), cap), min(tour_cost(s, 1 - me, horizon=cap), cap)
+    else:
+        mine, theirs = tour_cost(s, me), tour_cost(s, 1 - me)
+    v = (b0 - b1) - ALPHA * mine + ALPHA_OPP * theirs
     if 0 < left < RISK_HORIZON:
         # the board may soon stop changing: an astronaut who could not get home then is stranded
         f = 1.0 - left / RISK_HORIZON
@@ -359,7 +392,9 @@ class RouteBot:
                 scored.append((ALPHA * gain - ALPHA_OPP * given + ALPHA_OPP * block + self._jitter(), slot, flip))
         scored.sort(reverse=True)
         best, best_v = None, -INF
-        for _approx, slot, flip in scored[:EXACT]:
+        # near the end every placement is valued exactly: the stranding risk is not in the first-order score
+        exact = scored if placements_left(s) < RISK_HORIZON else scored[:EXACT]
+        for _approx, slot, flip in exact:
             a = {"t": "place", "slot": slot, "flip": flip}
             after, _ev = rules.apply(s, player, a)
             v = evaluate(rules, after, player) + self._jitter()
