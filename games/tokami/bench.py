@@ -1,0 +1,115 @@
+"""Tokami speed figures for ``playtable bench`` (printed, never asserted; specs/DESIGN.md "Tests";
+issue "Tokami": physics step cost with all 36 sticks awake, bot think time per turn, the scene's frame
+time while dragging).
+
+:func:`run` prints, through ``out(line)``:
+
+* the physics step cost (µs per 1/240 s step) of the crisscross cube with sleeping switched off, so all
+  36 sticks stay awake the whole time (research/tokami.md §4 measured 211-226 µs at 20 iterations);
+* the bots' think time per decision by level (mean and max, CPU seconds and wall seconds): each level
+  decides the raise and the winning stick on the full settled pile and on two later positions (reached
+  by easy bots playing a few turns);
+* the scene's frame times, when ``games.tokami.bench_view`` exists (its ``bench_frames(out)``).
+
+It takes well under a minute.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import math
+import time
+from dataclasses import replace
+from typing import Any, Callable
+
+from sim.core.match import Match
+from sim.core.rules import PHYSICS
+
+from . import driver, model
+from .ai import LEVELS, make_bot
+from .rules import TokamiRules
+from .world import SETTINGS, TokamiWorld
+
+
+def bench_step(out: Callable[[str], None], steps: int = 1200) -> float:
+    """CPU µs per physics step with the 36 sticks of the cube awake (sleeping off); prints it (and the
+    wall time) and returns it."""
+    w = TokamiWorld(dict(enumerate(model.cube_poses())), settings=replace(SETTINGS, sleep_time=math.inf))
+    w.step(24)                                   # contacts made
+    c0, t0 = time.process_time(), time.perf_counter()
+    w.step(steps)
+    us = (time.process_time() - c0) / steps * 1e6
+    wall = (time.perf_counter() - t0) / steps * 1e6
+    awake = len(w.speeds())
+    out(f"tokami: physics step with all 36 sticks awake: {us:.0f} us CPU per 1/240 s step ({wall:.0f} us wall; "
+        f"{steps} steps, {awake} sticks awake at the end, {len(w.fallen)} fallen)")
+    return us
+
+
+def positions(seed: int = 4, turns: tuple[int, ...] = (0, 6, 14)) -> list[Any]:
+    """States in phase turn after the given numbers of turns of easy bots (0: the settled cube)."""
+    rules = TokamiRules()
+    m = Match(rules, {"players": 2, "seats": ["bot:easy", "bot:easy"], "rounds": 1}, seed)
+    bots = [make_bot(i, "easy", seed) for i in range(2)]
+    out: list[Any] = []
+    done = 0
+    plan = None
+    while not m.is_over() and len(out) < len(turns):
+        s = m.state
+        p = m.active_players()[0]
+        if p == PHYSICS:
+            act = driver.settle_action(s) if s.phase == "settle" else driver.run_plan(s, plan)
+            events = m.submit(PHYSICS, act)
+        else:
+            if s.phase == "turn" and done in turns:
+                out.append(s)
+            d = bots[p].decide(s)
+            plan = d.get("plan")
+            events = m.submit(p, d["action"])
+        done += sum(1 for e in events if e["e"] == "turn_end")
+    return out
+
+
+def bench_think(out: Callable[[str], None], states: list[Any] | None = None) -> dict[str, dict[str, float]]:
+    """Think time per decision by level on ``states`` (default :func:`positions`): each level decides
+    the raise, and if its raise succeeds (the plan run through the driver), the winning stick. Prints one
+    line per level; returns ``{level: {"mean", "max", "wall_mean", "wall_max", "decisions"}}``."""
+    rules = TokamiRules()
+    states = positions() if states is None else states
+    figures: dict[str, dict[str, float]] = {}
+    for level in LEVELS:
+        cpu: list[float] = []
+        wall: list[float] = []
+        for k, s in enumerate(states):
+            bot = make_bot(s.player, level, k)
+            state = s
+            for _phase in ("turn", "winning"):
+                c0, w0 = time.process_time(), time.perf_counter()
+                d = bot.decide(state)
+                cpu.append(time.process_time() - c0)
+                wall.append(time.perf_counter() - w0)
+                if "plan" not in d:
+                    break
+                after, _ev = rules.apply(state, state.player, d["action"])
+                state, _ev = rules.apply(after, PHYSICS, driver.run_plan(after, d["plan"]))
+                if state.phase != "winning":
+                    break
+        figures[level] = {"mean": sum(cpu) / len(cpu), "max": max(cpu), "wall_mean": sum(wall) / len(wall),
+                          "wall_max": max(wall), "decisions": len(cpu)}
+        f = figures[level]
+        out(f"tokami: {level} bot think time per decision: {f['mean']:.2f} s mean, {f['max']:.2f} s max CPU "
+            f"({f['wall_mean']:.2f} / {f['wall_max']:.2f} s wall; {len(cpu)} decisions on piles of "
+            f"{', '.join(str(len(s.poses)) for s in states)} sticks)")
+    return figures
+
+
+def run(out: Callable[[str], None] = print) -> None:
+    """Print the Tokami figures (see the module doc)."""
+    bench_step(out)
+    bench_think(out)
+    if importlib.util.find_spec("games.tokami.bench_view") is not None:
+        importlib.import_module("games.tokami.bench_view").bench_frames(out)
+
+
+if __name__ == "__main__":
+    run()
