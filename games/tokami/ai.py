@@ -44,7 +44,7 @@ import hashlib
 import json
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -260,7 +260,7 @@ def _after_poses(action: dict) -> dict[int, Pose]:
     return {int(k): model.pose_from_json(v) for k, v in action["poses"].items()}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Outcome:
     """A simulated attempt judged like the rules: ``loss`` (minus sticks it brings), ``ok`` (a raise that
     succeeds / a stick drawn, nothing fallen), ``margin`` (mm over the height to beat, raises), ``move``
@@ -304,7 +304,19 @@ def judge_draw(state: Any, stick: int, action: dict, value: float) -> Outcome:
     return Outcome(True, 0, 0.0, move, value - min(move, 30.0) / 60.0)
 
 
+def _loads(poses: dict[int, Pose]) -> dict[int, float]:
+    """Contact load of every stick in stick weights (``TokamiWorld.loads`` after two steps of a world
+    built from ``poses``: about 1 for a stick with nothing on it)."""
+    world = TokamiWorld(poses)
+    world.step(2)
+    return world.loads()
+
+
 # ------------------------------------------------------------------------------------------ bot
+#: The judgement of a plan the driver refused to run (never chosen while anything else is left).
+REFUSED = Outcome(False, 1, -math.inf, 0.0, -20.0)
+
+
 @dataclass
 class _Candidate:
     stick: int
@@ -387,19 +399,23 @@ class TokamiBot:
         digest = hashlib.sha256(key.encode()).hexdigest()[:32]
         return random.Random(f"tokami/{self.seed}/{self.seat}/{self.level}/{stream}/{digest}")
 
-    def _simulate(self, state: Any, cand: _Candidate, plan: list | None = None) -> dict:
+    def _simulate(self, state: Any, cand: _Candidate, plan: list | None = None) -> dict | None:
+        """The PHYSICS action of running the plan (``driver.run_plan`` in a fresh world), or None when
+        the driver refuses an input of it (that plan is then judged a failure)."""
         self.simulations += 1
-        return driver.run_plan(state, cand.plan if plan is None else plan, stick=cand.stick)
+        try:
+            return driver.run_plan(state, cand.plan if plan is None else plan, stick=cand.stick)
+        except ValueError:
+            return None
 
     # ------------------------------------------------------------------ raise
     def _raise(self, state: Any, cancelled: Callable[[], bool]) -> dict:
         cfg = self.cfg
         rng = self._rng(state, "choose")
         takeable = TokamiRules().takeable(state)
-        world = TokamiWorld(state.poses)
-        world.step(2)
-        loads = world.loads()
-        liftable = {i: world.can_leave_plane(i) for i in takeable}
+        fresh = TokamiWorld(state.poses)              # as the driver's attempt sees it at its start
+        liftable = {i: fresh.can_leave_plane(i) for i in takeable}
+        loads = _loads(state.poses)
         ranked = sorted(takeable, key=lambda i: (loads.get(i, 1.0) + (3.0 if not liftable[i] else 0.0)
                                                  + rng.random() * cfg.pick_noise, i))
         surface = Surface(state.poses)
@@ -417,7 +433,8 @@ class TokamiBot:
         for c in cands:
             if cancelled():
                 break
-            c.outcome = judge_raise(state, c.stick, self._simulate(state, c))
+            act = self._simulate(state, c)
+            c.outcome = REFUSED if act is None else judge_raise(state, c.stick, act)
             done.append(c)
         self._check(state, done, cancelled, judge=lambda c, act: judge_raise(state, c.stick, act))
         best = max(done, key=lambda c: (c.outcome.ok, c.rank, -cands.index(c)), default=None)
@@ -425,6 +442,8 @@ class TokamiBot:
             if not cands:
                 return self._fallback_raise(state, ranked)
             best = cands[0]                          # cancelled before any simulation
+        elif best.outcome is REFUSED:                # the driver refused every plan tried
+            return self._fallback_raise(state, ranked)
         if (best.outcome is not None and not best.outcome.ok and state.taboo is not None
                 and state.taboo in state.poses and not cancelled()):
             if self._refuse_loss(state) < best.outcome.loss:
@@ -534,7 +553,8 @@ class TokamiBot:
                 if cancelled():
                     return
                 plan = self._jitter(state, c, stream=f"check{k}")
-                c.checked.append(judge(c, self._simulate(state, c, plan)))
+                act = self._simulate(state, c, plan)
+                c.checked.append(REFUSED if act is None else judge(c, act))
 
     # ------------------------------------------------------------------ winning
     def _winning(self, state: Any, cancelled: Callable[[], bool]) -> dict:
@@ -548,8 +568,7 @@ class TokamiBot:
             return stick_value(colour) + sum(1 for j in mine if state.colours[j] == colour)
 
         world = TokamiWorld(state.poses)
-        world.step(2)
-        loads = world.loads()
+        loads = _loads(state.poses)
         rng = self._rng(state, "draw")
         ranked = sorted(drawable, key=lambda i: (-value(i), loads.get(i, 1.0)
                                                  + (0.0 if state.poses[i][0] == "along" else 1.5)
@@ -565,10 +584,10 @@ class TokamiBot:
         for c in cands:
             if cancelled():
                 break
-            c.outcome = judge_draw(state, c.stick, self._simulate(state, c), value(c.stick))
+            act = self._simulate(state, c)
+            c.outcome = REFUSED if act is None else judge_draw(state, c.stick, act, value(c.stick))
             if c.outcome.ok and c.outcome.move > cfg.tolerance:
-                c.outcome.ok = False
-                c.outcome.utility = -0.25
+                c.outcome = replace(c.outcome, ok=False, utility=-0.25)    # too shaky for this level
             done.append(c)
         self._check(state, done, cancelled,
                     judge=lambda c, act: judge_draw(state, c.stick, act, value(c.stick)))

@@ -297,10 +297,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     try:
-        return run(a, a.seats, sys.stdout)
+        parse_seats(a.seats)
+        TokamiRules().validate_config({"players": len(a.seats), "seats": list(a.seats), "rounds": a.rounds})
+        if a.games < 1:
+            raise ValueError("games must be at least 1")
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    return run(a, a.seats, sys.stdout)
 
 
 if __name__ == "__main__":
