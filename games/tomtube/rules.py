@@ -172,6 +172,8 @@ class TomTubeRules:
 
     # ----------------------------------------------------------------------------------- who acts
     def active_players(self, s: TomTubeState) -> list[int]:
+        """``[CHANCE]`` while the first player or a rhomb is drawn, ``[]`` when over, else the player to
+        act (the other player while he is offered to fill isolated triangles)."""
         if s.phase in ("first", "draw"):
             return [CHANCE]
         if s.phase == "over":
@@ -181,6 +183,7 @@ class TomTubeRules:
         return [s.turn]
 
     def chance_outcomes(self, s: TomTubeState) -> list[tuple[Action, float]]:
+        """The first player (1/2 each) or the drawn rhomb (each remaining one equally likely)."""
         if s.phase == "first":
             return [({"t": "first", "player": 0}, 0.5), ({"t": "first", "player": 1}, 0.5)]
         if s.phase == "draw":
@@ -267,6 +270,9 @@ class TomTubeRules:
 
     # ---------------------------------------------------------------------------------- legality
     def legal_actions(self, s: TomTubeState, player: int) -> list[Action]:
+        """Every legal action of ``player`` now: at the start of a turn draw, exchange and every move he
+        can pay for; after a draw every slot in both orientations; while filling every isolated
+        triangle with every piece and rotation he holds (and "leave" when offered)."""
         if player not in self.active_players(s) or player == CHANCE:
             return []
         if s.phase == "turn":
@@ -292,6 +298,7 @@ class TomTubeRules:
         return []
 
     def check(self, s: TomTubeState, player: int, action: Action) -> None:
+        """Raise IllegalAction with the reason unless ``player`` may take ``action`` now."""
         if not isinstance(action, dict):
             raise IllegalAction("an action must be an object")
         if s.phase == "over":
@@ -411,6 +418,9 @@ class TomTubeRules:
 
     # ------------------------------------------------------------------------------------- apply
     def apply(self, s: TomTubeState, player: int, action: Action) -> tuple[TomTubeState, list[Event]]:
+        """The state after a checked action and its events (``draw``, ``place``, ``isolated``, ``fill``,
+        ``leave``, ``counter``, ``no_counter``, ``sphere``, ``pay``, ``move`` with the ``path`` taken,
+        ``pickup``, ``home``, ``exchange``, ``skip``, ``bonus_phase``, ``end``). Never mutates ``s``."""
         t = action["t"]
         ev: list[Event] = []
         if player == CHANCE:
@@ -625,6 +635,9 @@ class TomTubeRules:
         return None
 
     def outcome(self, s: TomTubeState) -> dict[str, Any]:
+        """``scores`` [Tom, Dave], ``breakdown`` per player (see :meth:`breakdown`), ``winner`` (None for a
+        draw or a game still running), ``ranking``, ``end`` (one of ``ENDS`` or None), ``stranded``,
+        ``turns``, ``rhombs_placed``, ``bonus_turns`` and ``bonus_for`` (when a bonus counts)."""
         b = [self.breakdown(s, p) for p in (0, 1)]
         w = self.winner(s) if s.phase == "over" else None
         ranking = [w, 1 - w] if w is not None else ([0, 1] if b[0]["total"] >= b[1]["total"] else [1, 0])
@@ -637,6 +650,8 @@ class TomTubeRules:
         return action.get("t") in ("place", "fill", "leave", "move", "exchange")
 
     def invariants(self, s: TomTubeState) -> list[str]:
+        """Broken invariants: every counter in the stock, on the board, on a base or on a solar module;
+        every rhomb and triangle accounted for; astronauts on complete spheres of their own."""
         bad: list[str] = []
         b = s.board
         # counters: stock + board + bases (+ solar modules) hold the whole box
