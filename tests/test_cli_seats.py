@@ -51,6 +51,11 @@ def test_selfplay_passes_seats_and_game_flags(fake_game, capsys):
     assert capsys.readouterr().out == "ok\n"
 
 
+def test_plain_bot_is_the_first_level(fake_game):
+    assert cli.main(["selfplay", "fake", "--players", "bot,bot:hard"]) == 0
+    assert fake_game[0][0] == ["bot:easy", "bot:hard"]
+
+
 @pytest.mark.parametrize("argv, message", [
     (["selfplay", "fake", "--players", "bot:easy,human"], "selfplay seats must all be bots"),
     (["selfplay", "fake", "--players", "bot:easy,bot:medium"], "unknown player 'bot:medium'"),

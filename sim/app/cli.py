@@ -229,7 +229,9 @@ def parse_seats(spec: Any, players: str | None, bots_only: bool = False) -> list
 
     Raises UsageError for an unknown seat kind, or a human seat when ``bots_only``."""
     seats = [x.strip() for x in players.split(",")] if players else list(spec.default_players)
-    kinds = ["human"] + [f"bot:{lvl}" for lvl in spec.levels]
+    # plain "bot" is the game's first level (e.g. Tom Tube's one bot: --players human,bot)
+    seats = [f"bot:{spec.levels[0]}" if x == "bot" and spec.levels else x for x in seats]
+    kinds = ["human", "bot"] + [f"bot:{lvl}" for lvl in spec.levels]
     for x in seats:
         if x not in kinds:
             raise UsageError(f"unknown player {x!r} for {spec.name} (use {', '.join(kinds)})")
