@@ -1,2 +1,93 @@
 """Streetcar (after Stefan Dorra's *Linie 1*): lay track to link your terminals through your stops, then
-race your tram home with push-your-luck dice (specs/streetcar.md)."""
+race your tram home with push-your-luck dice (specs/streetcar.md).
+
+``SPEC`` offers the game to the app: 2 to 5 seats (hot-seat humans and bots at three levels), the flag
+``--dice bga|published|classic``, the set-up dialog (seats, dice, shared hands), the screen
+(``view.StreetcarScene``), selfplay and bench. Everything is imported lazily, so listing the game never
+imports pygame.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sim.core.registry import GameSpec
+
+_HERE = Path(__file__).resolve().parent
+LEVELS = ("easy", "medium", "hard")
+
+
+def _rules():
+    from .rules import StreetcarRules
+    return StreetcarRules()
+
+
+def _scene(app, match, **opts):
+    from .view import StreetcarScene
+    return StreetcarScene(app, match, **opts)
+
+
+def _setup(app, spec):
+    from .view import make_setup_scene
+    return make_setup_scene(app, spec)
+
+
+def _bot(seat: int, level: str, seed: int = 0):
+    """A bot for ``seat`` at ``level`` ("easy", "medium", "hard"); ``ValueError`` if unknown."""
+    from .ai import make_bot
+    return make_bot(seat, level, seed)
+
+
+def _cli_options(parser: Any) -> None:
+    """``--dice bga|published|classic`` for ``playtable play`` / ``selfplay streetcar``."""
+    from .selfplay import cli_options
+    cli_options(parser)
+
+
+def _make_config(options: Any, seats: list[str]) -> dict:
+    """The config for ``seats`` and ``--dice``; ``ValueError`` with a reason if the rules refuse it."""
+    from .selfplay import make_config
+    return make_config(options, seats)
+
+
+def _selfplay(options: Any, seats: list[str], out: Any) -> int:
+    """``playtable selfplay streetcar``: one JSON line per game (record, plays, winner) with ``--json``."""
+    from .selfplay import cli_selfplay
+    return cli_selfplay(options, seats, out)
+
+
+def _bench(out) -> None:
+    """The route check, bot think times and selfplay speed (``bench.run``), then the screen's frame
+    time with a tile picked up on a 50-tile board (dummy video driver)."""
+    import os
+    import statistics
+
+    from .bench import run
+    run(out)
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from .view import frame_times
+    times = sorted(frame_times())
+    out(f"streetcar screen: frame time at 1280x800 with a tile picked up on a 50-tile board (dummy driver): "
+        f"median {statistics.median(times):.2f} ms, p95 {times[int(len(times) * 0.95) - 1]:.2f} ms, "
+        f"max {times[-1]:.2f} ms")
+
+
+SPEC = GameSpec(
+    name="streetcar",
+    title="Streetcar",
+    summary="Lay track to link your terminals through your stops, then race your tram home with "
+            "push-your-luck dice. 2 to 5 players, hot-seat or against bots.",
+    make_rules=_rules,
+    make_scene=_scene,
+    rules_text=_HERE / "rules.md",
+    players="2-5",
+    make_bot=_bot,
+    default_players=("human", "bot:medium", "bot:medium"),
+    make_setup=_setup,
+    levels=LEVELS,
+    cli_options=_cli_options,
+    make_config=_make_config,
+    selfplay=_selfplay,
+    bench=_bench,
+)
