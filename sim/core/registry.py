@@ -66,6 +66,7 @@ GAMES: dict[str, str] = {
     "gobble": "games.gobble:RACE",
     "tumbleweed": "games.tumbleweed:SPEC",
     "tokami": "games.tokami:SPEC",
+    "streetcar": "games.streetcar:SPEC",
 }
 
 
