@@ -254,6 +254,8 @@ def test_pick_rotate_place_refuse_and_undo_within_the_turn(app):
     st = m.state
     assert scene.human_turn() and st.phase == "play" and st.board.count == 0
     assert st.seats[0].hand.count(0) == 3            # three straights to start with
+    click_hand(app, scene, 1, 0)                       # the bot's tiles: it is still building
+    assert scene.sel is None and "still building" in scene.msg[0]
     click_hand(app, scene, 0, 0)
     assert scene.sel == (0, 0)
     # the highlighted squares for the straight as turned: away from the ring, a square fits east-west
@@ -471,6 +473,49 @@ def test_a_fork_numbers_the_end_squares_and_a_click_picks_the_way(app):
     assert_drives_along_track(st, [*node_xy(st.seats[seat].pos), 0], last["a"]["path"])
 
 
+def test_a_builder_plays_a_tile_from_a_drivers_open_hand(app):
+    m = demo_match(["human", "bot:medium"], seed=1,
+                   until=lambda r, s: s.phase == "play" and s.turn == 0 and s.played == 0 and s.seats[1].driving
+                   and s.seats[1].hand and not s.seats[0].driving)
+    scene, m, _ = start(app, None, match=m)
+    st = m.state
+    assert st.share and scene.human_turn()
+    theirs = next(t for t in st.seats[1].hand
+                  if any(scene.rules.tile_plays(st, 0, t, 1)))
+    click_hand(app, scene, 1, theirs)
+    assert scene.sel == (1, theirs)
+    x, y = next(sq for sq in scene.legal_plays() if scene.fits(*sq)[0])
+    before = list(st.seats[1].hand)
+    click_square(app, scene, x, y)
+    last = m.log[-1]["a"]
+    assert last["hand"] == 1 and last["tile"] == theirs and (last["x"], last["y"]) == (x, y)
+    before.remove(theirs)
+    assert list(m.state.seats[1].hand) == before and list(m.state.seats[0].hand) == list(st.seats[0].hand)
+
+
+def test_the_end_card_names_the_winner_and_offers_a_new_game(app):
+    m = demo_match(["human", "bot:medium"], seed=4)
+    assert m.is_over()
+    scene, m, sounds = start(app, None, match=m)
+    st = m.state
+    win = st.winner
+    assert win is not None and win >= 0
+    me = st.seats[win]
+    # the winner's tram stands on its destination terminal with every stop served
+    assert node_xy(me.pos) in TERMINALS[me.line][1 - me.start]
+    assert me.served == (1 << len(me.stops)) - 1
+    assert scene.show_result and scene.reveal_all() and "Game over" in scene.status_text()
+    assert ("You win" if win == 0 else "Bot 2") in scene.status_text()
+    assert not scene.can_undo()
+    app.step([key(pygame.K_v)], STEP)
+    assert not scene.show_result
+    app.step([key(pygame.K_v)], STEP)
+    click(app, scene.b_again.rect.center)
+    fresh = app.match
+    assert fresh is not m and fresh.config == m.config and not fresh.is_over()
+    assert isinstance(app.top, StreetcarScene) and app.top.match is fresh
+
+
 # ------------------------------------------------------------------------------ save, resume, rules
 def test_autosave_and_resume_continue_the_same_turn(app):
     app.push(LauncherScene(app))
@@ -549,6 +594,18 @@ def test_screenshot_mid_game_board_with_tiles_signs_stops_and_route(app, tmp_pat
         mid = {0: (0.5, 0.02), 1: (0.98, 0.5), 2: (0.5, 0.98), 3: (0.02, 0.5)}
         px, py = mid[a]
         assert close(pixel(img, (r.x + px * r.w, r.y + py * r.h)), col, 40)
+    # X marks every brown (exchangeable) tile with ⇄ in its top right corner, and no tree tile
+    def corner_white(surface, x, y):
+        r = scene.cell_rect(x, y)
+        return sum(1 for px in range(4, 16) for py in range(3, 14) if min(pixel(surface, (r.right - px, r.y + py))) > 235)
+    tiles = [(x, y, board.tile_at(y * 14 + x)) for y in range(1, 13) for x in range(1, 13)
+             if board.tile_at(y * 14 + x) is not None]
+    plain = {(x, y): corner_white(img, x, y) for x, y, _ in tiles}
+    app.step([key(pygame.K_x)], STEP)
+    app.step([motion((2, 2))], STEP)
+    for x, y, t in tiles:
+        more = corner_white(app.surface, x, y) - plain[(x, y)]
+        assert (more > 5) == TILES[t[0]].exchangeable, (x, y, t, more)
     # the panel shows my cards: stops linked so far match the rules' count
     assert scene.card_seat() == 0 and scene.cards_visible(0)
     assert scene.served_or_linked(0) == StreetcarRules().linked_stops(st, 0)

@@ -152,6 +152,20 @@ def _spec():
     return SPEC
 
 
+def _via(a: list[int] | tuple, b: list[int] | tuple) -> list[tuple[int, int]]:
+    """The squares a tram passes from node ``a`` to the next node ``b`` ([x, y, side] each): ``b``, and
+    before it the other square of a terminal's loop when the step goes through a terminal (it counts
+    as one square)."""
+    if abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1:
+        return [(b[0], b[1])]
+    c = cell_of(a[0], a[1])
+    if c in LEGS:
+        p = xy_of(LEGS[c].partner)
+        if abs(p[0] - b[0]) + abs(p[1] - b[1]) <= 1:
+            return [p, (b[0], b[1])]
+    return [(b[0], b[1])]
+
+
 def _heading(node: list[int] | tuple[int, int, int]) -> int:
     """The side a tram standing on ``node`` ([x, y, entry]) faces: away from where it came in; a tram
     at home faces the board."""
@@ -372,9 +386,9 @@ class StreetcarScene(Scene):
         self.b_pass = Button((a.x + 28 + half, by, half, 40), "Pass (P)", self.do_pass, font_size=17)
         self.b_roll = Button((a.x + 14, by, half, 40), "Roll (Space)", self.do_roll, style="primary", font_size=17)
         self.b_stop = Button((a.x + 28 + half, by, half, 40), "Stop (Enter)", self.do_stop, font_size=17)
-        self.b_end = [Button((a.x + 14, a.y + 44 + k * 48, a.w - 28, 40), "", lambda k=k: self.do_start(k),
+        self.b_end = [Button((a.x + 14, a.y + 58 + k * 46, a.w - 28, 40), "", lambda k=k: self.do_start(k),
                              font_size=15) for k in (0, 1)]
-        self.b_cancel = Button((a.x + 14, a.y + 140, 140, 36), "Cancel (Esc)", self.cancel_modes,
+        self.b_cancel = Button((a.x + 14, a.y + 152, 140, 36), "Cancel (Esc)", self.cancel_modes,
                                style="quiet", font_size=15)
         self.b_iam = Button((0, 0, 300, 52), "I am …", self.confirm_handover, style="primary", font_size=20)
         self.b_iam.rect.center = (W_LOGICAL // 2, H_LOGICAL // 2 + 70)
@@ -685,7 +699,6 @@ class StreetcarScene(Scene):
             return
         self.die_sel = i
         self.branch = moves
-        self.say("the track forks: click a numbered square (or a button)", self.theme.accent)
         self._sound("click")
 
     def do_branch(self, k: int) -> None:
@@ -702,9 +715,14 @@ class StreetcarScene(Scene):
         me = st.seats[self.to_act()]
         new = "".join(s for j, s in enumerate(me.stops) if mv.served >> j & 1 and not me.served >> j & 1)
         text = f"{k + 1}: to ({x},{y})"
+        c = cell_of(x, y)
         if mv.win:
-            text += ", home!"
-        elif new:
+            return text + ", home!"
+        if c in LEGS:
+            text += f", terminal {LEGS[c].line}"
+        elif st.board.sign_at(c):
+            text += f", stop {st.board.sign_at(c)}"
+        if new:
             text += f", serves {', '.join(new)}"
         return text
 
@@ -1283,7 +1301,10 @@ class StreetcarScene(Scene):
             if not mv.path:
                 continue
             hot = self.branch_hover == k
-            pts = [self.cell_centre(*R.node_json(me.pos)[:2])] + [self.cell_centre(*R.node_json(n)[:2]) for n in mv.path]
+            nodes = [R.node_json(me.pos)] + [R.node_json(n) for n in mv.path]
+            pts = [self.cell_centre(*nodes[0][:2])]
+            for a, b in zip(nodes, nodes[1:]):
+                pts += [self.cell_centre(*sq) for sq in _via(a, b)]
             col = draw.LINE_RGB[me.line]
             if len(pts) > 1:
                 pygame.draw.lines(surface, th.highlight if hot else col, False, pts, 5 if hot else 3)
@@ -1303,8 +1324,13 @@ class StreetcarScene(Scene):
             k = min(int(prog), len(nodes) - 2)
             f = min(1.0, prog - k)
             a, b = nodes[k], nodes[k + 1]
-            ca, cb = self.cell_centre(a[0], a[1]), self.cell_centre(b[0], b[1])
-            return (ca[0] + (cb[0] - ca[0]) * f, ca[1] + (cb[1] - ca[1]) * f), _heading(b)
+            pts = [self.cell_centre(a[0], a[1])] + [self.cell_centre(*sq) for sq in _via(a, b)]
+            # through a terminal's loop the step follows both of its squares
+            seg = f * (len(pts) - 1)
+            j = min(int(seg), len(pts) - 2)
+            g = seg - j
+            (ax, ay), (bx, by) = pts[j], pts[j + 1]
+            return (ax + (bx - ax) * g, ay + (by - ay) * g), _heading(b)
         if seat in self.anim_jump:
             a, b, t0 = self.anim_jump[seat]
             f = min(1.0, (self.clock - t0) / JUMP_TIME)
@@ -1571,7 +1597,7 @@ class StreetcarScene(Scene):
         self._card(surface, card, f"TILE {st.played + 1} OF 2")
         if self.start_mode:
             self._blit_text(surface, "Start your trip from which terminal?", 15, th.text, True,
-                            topleft=(card.x + 16, card.y + 28))
+                            topleft=(card.x + 16, card.y + 32))
             for b in self.b_end + [self.b_cancel]:
                 b.draw(surface, self.app)
             return
