@@ -213,12 +213,13 @@ class StreetcarScene(Scene):
         self.anim_tram: dict[int, tuple[list, float]] = {}   # seat -> ([start node, path...], t0)
         self.anim_jump: dict[int, tuple[list, list, float]] = {}
         self.anim_roll: float | None = None
-        self.last_dice: tuple[tuple[str, ...], int] | None = None   # (faces, chosen) of the last die used
+        self.last_dice: tuple[int, tuple[str, ...], int] | None = None   # (seat, faces, chosen): last die used
         self.wheel = WheelSteps()
         self.art = draw.Art(SQ)
         self._texts: dict[tuple, pygame.Surface] = {}
         self._board_cache: tuple[tuple, pygame.Surface] | None = None
         self._pos_cache: tuple[tuple, Any, pygame.Surface] | None = None
+        self._options: tuple[Any, tuple[bool, bool]] | None = None
         self._plays_cache: tuple[tuple, dict] | None = None
         self._net_cache: dict[tuple, dict] = {}
         self._linked_cache: dict[tuple, str] = {}
@@ -416,8 +417,7 @@ class StreetcarScene(Scene):
         self.b_undo.enabled = self.can_undo()
         self.b_marks.style = "primary" if self.mark_exchangeable else "normal"
         if human and st.phase == "play":
-            self.b_start.enabled = self.rules.can_start(st, seat)
-            self.b_pass.enabled = self.rules.can_pass(st, seat)
+            self.b_start.enabled, self.b_pass.enabled = self.turn_options()
             self.b_pass.label = "Pass (P)" if st.played == 0 else "End turn (P)"
         else:
             self.b_start.enabled = self.b_pass.enabled = False
@@ -444,6 +444,16 @@ class StreetcarScene(Scene):
             for k, mv in enumerate(self.branch[:4]):
                 self.branch_buttons.append(Button((x, a.y + 36 + k * 36, w, 32), self.branch_label(k, mv),
                                                   lambda k=k: self.do_branch(k), font_size=13))
+
+    def turn_options(self) -> tuple[bool, bool]:
+        """``(may start the trip, may pass)`` for the builder to act (cached per position: passing
+        needs the search for any legal tile)."""
+        st = self.state
+        if self._options is None or self._options[0] is not st:
+            seat = self.to_act()
+            ok = seat is not None and st.phase == "play"
+            self._options = (st, (ok and self.rules.can_start(st, seat), ok and self.rules.can_pass(st, seat)))
+        return self._options[1]
 
     def active_buttons(self) -> list[Button]:
         over = self.match.is_over()
@@ -570,7 +580,9 @@ class StreetcarScene(Scene):
         if self.match.is_over() or seat is None:
             return
         if self.is_bot(seat):
-            if self.sel is not None or st.board.tile_at(cell_of(x, y)) is None:
+            if st.board.tile_at(cell_of(x, y)) is not None:
+                self.describe_square(x, y)
+            else:
                 self.refuse(f"wait: it is {self.seat_name(seat)}'s turn")
             return
         if self.start_mode:
@@ -815,7 +827,7 @@ class StreetcarScene(Scene):
                 if j is not None:
                     before = match.states[j]
                     start = R.node_json(before.seats[seat].pos)
-                    self.last_dice = (before.dice, match.log[j]["a"]["die"])
+                    self.last_dice = (seat, before.dice, match.log[j]["a"]["die"])
                     if e["path"]:
                         self.anim_tram[seat] = ([start] + [list(p) for p in e["path"]], self.clock)
                 n = len(e["path"])
@@ -829,7 +841,7 @@ class StreetcarScene(Scene):
                 seat = e["seat"]
                 if j is not None:
                     before = match.states[j]
-                    self.last_dice = (before.dice, match.log[j]["a"]["die"])
+                    self.last_dice = (seat, before.dice, match.log[j]["a"]["die"])
                     self.anim_jump[seat] = (R.node_json(before.seats[seat].pos), list(e["to"]), self.clock)
                 self._log(f"{who} rolled tools: back to ({e['to'][0]},{e['to'][1]})")
                 sounds.append("penalty")
@@ -1379,7 +1391,7 @@ class StreetcarScene(Scene):
             n = st.played + 1
             if self.sel is not None:
                 return f"{who}tile {n} of 2: click a green square  ·  R / wheel turns it"
-            start = "  ·  or start your trip" if self.rules.can_start(st, seat) else ""
+            start = "  ·  or start your trip" if self.turn_options()[0] else ""
             return f"{who}tile {n} of 2: click a tile in your hand{start}"
         if st.phase == "roll":
             if st.used == 0:
@@ -1667,8 +1679,8 @@ class StreetcarScene(Scene):
                 self._blit_text(surface, f"{i + 1}: {draw.FACE_CAPTION[face]}", 12, th.text_dim,
                                 midtop=(r.centerx, r.bottom + 4))
             return
-        if self.last_dice is not None:
-            faces, chosen = self.last_dice
+        if self.last_dice is not None and self.last_dice[0] == st.turn and st.used > 0:
+            _seat, faces, chosen = self.last_dice
             for i, face in enumerate(faces):
                 r = self.die_rect(i)
                 draw.draw_die(surface, r, face, small, big, dim=i != chosen)
