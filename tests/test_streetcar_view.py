@@ -516,6 +516,66 @@ def test_the_end_card_names_the_winner_and_offers_a_new_game(app):
     assert isinstance(app.top, StreetcarScene) and app.top.match is fresh
 
 
+def test_a_whole_hot_seat_game_through_the_screen(app):
+    """Two humans at one screen play a whole game with the mouse and keys (their choices are the medium
+    bot's, carried out through the screen): every hand-over, tile, trip start, roll, die, fork and
+    stop goes through the scene, and the log holds exactly what was chosen."""
+    from games.streetcar.ai import make_bot
+    from games.streetcar.tiles import ORIENT
+
+    scene, m, _ = start(app, {"players": 2, "seats": ["human", "human"]}, seed=9)
+    chosen, handovers, forks = [], 0, 0
+
+    def norm(a):
+        a = dict(a)
+        if a["t"] == "tile":
+            a["rot"] = ORIENT[a["tile"]][a["rot"]]     # rotations showing the same tracks are one play
+        return a
+    for _ in range(2000):
+        if m.is_over():
+            break
+        if scene.handover_needed():
+            handovers += 1
+            click(app, scene.b_iam.rect.center)
+        if scene.human_turn() and not scene.animating():
+            st, seat = m.state, scene.to_act()
+            a = make_bot(seat, "medium", 9).select_action(scene.rules, st, seat)
+            chosen.append((seat, norm(a)))
+            n = len(m.log)
+            if a["t"] == "tile":
+                h = a.get("hand", seat)
+                if scene.sel != (h, a["tile"]):
+                    click(app, scene.hand_rect(h, st.seats[h].hand.index(a["tile"])).center)
+                for _ in range(4):
+                    if ORIENT[a["tile"]][scene.rot] == ORIENT[a["tile"]][a["rot"]]:
+                        break
+                    app.step([key(pygame.K_r)], STEP)
+                click_square(app, scene, a["x"], a["y"])
+            elif a["t"] == "start":
+                click(app, scene.b_start.rect.center)
+                click(app, scene.b_end[a["end"]].rect.center)
+            elif a["t"] == "pass":
+                app.step([key(pygame.K_p)], STEP)
+            elif a["t"] == "roll":
+                app.step([key(pygame.K_SPACE)], STEP)
+            elif a["t"] == "stop":
+                app.step([key(pygame.K_RETURN)], STEP)
+            elif a["t"] == "drive":
+                click(app, scene.die_rect(a["die"]).center)
+                if scene.die_sel is not None:
+                    forks += 1
+                    from games.streetcar.route import node_json
+                    k = next(j for j, mv in enumerate(scene.branch) if [node_json(x) for x in mv.path] == a["path"])
+                    click(app, scene.branch_buttons[k].rect.center)
+            assert len(m.log) > n, (a, scene.msg)
+        app.step([], 0.25)
+    assert m.is_over() and m.outcome()["winner"] is not None
+    done = [(e["p"], norm(e["a"])) for e in m.log if e["p"] >= 0]
+    assert done == chosen
+    assert handovers >= m.state.turns - 1 and forks >= 1
+    assert not StreetcarRules().invariants(m.state)
+
+
 # ------------------------------------------------------------------------------ save, resume, rules
 def test_autosave_and_resume_continue_the_same_turn(app):
     app.push(LauncherScene(app))

@@ -403,6 +403,7 @@ class StreetcarScene(Scene):
                              font_size=17, style="primary")
         self.end_buttons = [self.b_again, self.b_launch, self.b_view]
         self.branch_buttons: list[Button] = []
+        self._branch_key: tuple | None = None
         self._refresh_buttons()
 
     def end_box(self) -> pygame.Rect:
@@ -436,13 +437,18 @@ class StreetcarScene(Scene):
                     (f": {length} squares" if length is not None else "")
         if self.handover_needed():
             self.b_iam.label = f"I am {self.seat_name(self.to_act())} (Enter)"
+        key = (self.die_sel, id(self.branch), len(self.branch))
+        if key == self._branch_key:
+            return   # the same ways: keep the buttons (and a press in progress on one of them)
+        self._branch_key = key
         self.branch_buttons = []
         if self.die_sel is not None and self.branch:
             a = self.action_card
             x = a.x + 16 + 3 * 76 + 4
             w = a.right - 14 - x
-            for k, mv in enumerate(self.branch[:4]):
-                self.branch_buttons.append(Button((x, a.y + 36 + k * 36, w, 32), self.branch_label(k, mv),
+            rows = max(1, (a.h - 44) // 32)
+            for k, mv in enumerate(self.branch[:min(9, rows)]):
+                self.branch_buttons.append(Button((x, a.y + 36 + k * 32, w, 28), self.branch_label(k, mv),
                                                   lambda k=k: self.do_branch(k), font_size=13))
 
     def turn_options(self) -> tuple[bool, bool]:
@@ -472,7 +478,7 @@ class StreetcarScene(Scene):
                 else:
                     out += [self.b_start, self.b_pass]
             elif st.phase in ("roll", "choose"):
-                out += [self.b_roll, self.b_stop] + self.branch_buttons
+                out += self.branch_buttons if self.branch_buttons else [self.b_roll, self.b_stop]
         return out
 
     # ------------------------------------------------------------------ feedback
@@ -730,6 +736,9 @@ class StreetcarScene(Scene):
         c = cell_of(x, y)
         if mv.win:
             return text + ", home!"
+        same = [o for o in self.branch if o.path and o.path[-1] // 5 == mv.path[-1] // 5]
+        if len(same) > 1 and mv.path:
+            text += f" from the {('north', 'east', 'south', 'west', 'terminal')[mv.path[-1] % 5]}"
         if c in LEGS:
             text += f", terminal {LEGS[c].line}"
         elif st.board.sign_at(c):
@@ -1006,7 +1015,7 @@ class StreetcarScene(Scene):
             self.do_roll()
         elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.do_stop()
-        elif k in (pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4):
+        elif pygame.K_1 <= k <= pygame.K_9:
             i = k - pygame.K_1
             if self.die_sel is not None:
                 self.do_branch(i)
@@ -1597,10 +1606,12 @@ class StreetcarScene(Scene):
             self._card(surface, card, f"DICE · {self.seat_name(seat).upper()}")
             self._draw_dice(surface)
             if self.human_turn():
-                self.b_roll.draw(surface, self.app)
-                self.b_stop.draw(surface, self.app)
-                for b in self.branch_buttons:
-                    b.draw(surface, self.app)
+                if self.branch_buttons:
+                    for b in self.branch_buttons:
+                        b.draw(surface, self.app)
+                else:
+                    self.b_roll.draw(surface, self.app)
+                    self.b_stop.draw(surface, self.app)
             return
         if not self.human_turn():
             self._card(surface, card, "LAST MOVES")
