@@ -187,7 +187,7 @@ class Search:
         self.nodes += 1
         if self.node_budget is not None and self.nodes >= self.node_budget:
             raise Aborted
-        if self.nodes & 255 == 0:
+        if self.nodes & 63 == 0:
             if self.deadline is not None and time.perf_counter() >= self.deadline:
                 raise Aborted
             if self.cancel is not None and self.cancel():
