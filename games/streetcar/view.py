@@ -25,8 +25,9 @@ Pass, the dice) and Undo / Rules / Menu.
   no sooner than ``BOT_DELAY`` s after the previous one and after the dice and tram animations.
 * **Undo** (Ctrl+Z): the rules' policy (the first tile of a turn, while the turn goes on).
 
-Keys: R rotate, Space roll, Enter stop / confirm, 1-3 dice, P pass, X mark the exchangeable tiles,
-Ctrl+Z undo, V result card / board, Esc drops a selection (else the app's menu), F1 rules (the app's).
+Keys: R rotate, Space roll, Enter stop / confirm, 1-3 dice (1-9 the ways at a fork), P pass, X mark the
+exchangeable tiles, Ctrl+Z undo, V result card / board, Esc drops a selection (else the app's menu), F1
+rules (the app's).
 
 Scene contract (sim/app/scene.py): positions come from ``event.pos`` only; ``draw`` never changes the
 match; animation and bots run from ``update(dt)``.
@@ -76,7 +77,7 @@ SIDE_DELTA = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 # ------------------------------------------------------------------------------ set-up dialog
 SETUP_OPTIONS = (
-    Choice("dice", "Dice", ("bga", "published", "classic"), ("3 dice", "Published", "Classic"), default="bga"),
+    Choice("dice", "Dice", ("bga", "published", "classic"), ("BGA", "Published", "Classic"), default="bga"),
     Choice("share_hands", "Share hands", (True, False), ("On", "Off"), default=True),
 )
 
@@ -794,6 +795,37 @@ class StreetcarScene(Scene):
                 return j
         return None
 
+    def log_from_record(self, last: int = 40) -> list[str]:
+        """The last ``last`` lines of the move list rebuilt from the applied log (after an undo, or when a
+        replay jumps): tile plays, trip starts, dice used, passes and stops."""
+        m = self.match
+        out: list[str] = []
+        for j in range(m.cursor):
+            e = m.log[j]
+            p, a = e["p"], e["a"]
+            if p < 0:
+                continue
+            before = m.states[j]
+            who = f"P{p + 1}"
+            t = a.get("t")
+            if t == "tile":
+                verb = "placed" if before.board.tile_at(cell_of(a["x"], a["y"])) is None else "exchanged in"
+                src = f" from P{a['hand'] + 1}'s hand" if a.get("hand", p) != p else ""
+                out.append(f"{who} {verb} a {TILES[a['tile']].name.replace('_', ' ')} at ({a['x']},{a['y']}){src}")
+            elif t == "start":
+                me = before.seats[p]
+                out.append(f"{who} starts the trip: line {me.line}, stops {' '.join(me.stops)}")
+            elif t == "drive":
+                face = before.dice[a["die"]]
+                n = len(a["path"])
+                out.append(f"{who} rolled tools: back to the last station" if face == "TOOLS" else
+                           f"{who} drove {n} square{'s' if n != 1 else ''} ({FACE_SHORT.get(face, face)})")
+            elif t == "pass":
+                out.append(f"{who} passed")
+            elif t == "stop":
+                out.append(f"{who} stopped")
+        return out[-last:]
+
     def _on_events(self, match: Match, events: list) -> None:
         self.since = 0.0
         sounds = []
@@ -804,8 +836,10 @@ class StreetcarScene(Scene):
                 self.anim_tram.clear()
                 self.anim_jump.clear()
                 self.anim_roll = None
+                self.last_dice = None
                 self.sel = None
                 self.cancel_modes()
+                self.log_lines = self.log_from_record()
                 continue
             if k == "tile":
                 verb = "placed" if e["how"] == "placed" else "exchanged in"
@@ -932,7 +966,7 @@ class StreetcarScene(Scene):
     def bot_thinking(self) -> bool:
         """Whether a bot is to act now (the "thinking" mark)."""
         seat = self.to_act()
-        return self.is_bot(seat) and not self.match.is_over()
+        return self.is_bot(seat) and not self.match.is_over() and not self.reviewing()
 
     # ------------------------------------------------------------------ input
     def handle_event(self, event: Any) -> bool:
@@ -1387,6 +1421,9 @@ class StreetcarScene(Scene):
         who = "" if you else f"{name}: "
         if self.handover_needed():
             return f"Hand the screen to {name}"
+        if self.reviewing():
+            what = {"play": "lays track", "roll": "rolls or stops", "choose": "uses a die"}.get(st.phase, "plays")
+            return f"Replay: {name} {what} next"
         if self.is_bot(seat):
             if st.phase in ("roll", "choose"):
                 return f"{name} drives line {st.seats[seat].line}…"
@@ -1507,7 +1544,7 @@ class StreetcarScene(Scene):
         name = self.seat_name(seat)
         x0 = box.right + 34
         self._blit_text(surface, name, 16, th.text, True, topleft=(x0, row.y + 5))
-        if self.is_bot(seat) and seat == turn and not over:
+        if seat == turn and self.bot_thinking():
             sub, col = "thinking" + "." * (1 + int(self.clock * 3) % 3), th.accent
         elif me.driving:
             left = self.squares_left(seat)
