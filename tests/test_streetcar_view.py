@@ -204,8 +204,11 @@ def test_selfplay_through_the_spec_writes_records_that_replay_and_open(app, caps
         app.step([], 0.25)
     assert not scene.worker.busy and len(m.log) == n      # a replay never wakes the bots
     assert scene.reveal_all() and not scene.handover_needed()
+    assert scene.status_text().startswith("Replay: Bot 1") and not scene.bot_thinking()
     app.step([key(pygame.K_END)], STEP)
     assert m.cursor == n and "Game over" in scene.status_text()
+    tiles = sum(1 for p in lines[0]["plays"] if p["play"] == "tile")
+    assert len(scene.log_from_record(last=10 ** 6)) >= tiles and "drove" in scene.log_lines[-1]
 
 
 def test_bench_hook_prints_the_screen_figure(monkeypatch):
