@@ -1,2 +1,181 @@
 """Tom Tube: two astronauts build tubes on a hexagonal board of space triangles and drift through them
-to their solar modules and home (specs/tomtube.md; the model of research/tomtube.md §3 and §5)."""
+to their solar modules and home (specs/tomtube.md; the model of research/tomtube.md §3 and §5).
+
+``data``, ``geometry``, ``board``, ``moves`` and ``rules`` hold the engine, ``ai`` the bots, ``selfplay``
+and ``bench`` the headless tools, ``draw`` and ``view`` the screen and its set-up dialog; ``rules.md`` is
+the in-app rules text.
+
+``SPEC`` registers the game: two seats, seat 0 Tom (orange, top base) and seat 1 Dave (red, bottom
+base), each "human", "bot:bot" (the route-planning bot; a plain ``bot`` on the command line) or
+"bot:random" (uniformly random legal actions). The game's flags for ``playtable play`` / ``selfplay``
+are ``--beginner-energy N`` (extra launch energy counters for the first seat, rulebook "Playing with
+Beginners") and ``--no-aliens`` (no control and alien counters). Importing this package never imports
+pygame: the screen is built lazily.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sim.core.registry import GameSpec
+
+from .rules import TomTubeRules
+
+_HERE = Path(__file__).resolve().parent
+
+LEVELS = ("bot", "random")
+#: Who may sit in a seat (config key ``seats``).
+SEAT_KINDS = ("human",) + tuple(f"bot:{lv}" for lv in LEVELS)
+DEFAULT_SEATS = ("human", "bot:bot")
+
+
+def check_seats(seats: Any) -> list[str]:
+    """The two seats as a list, a plain ``"bot"`` read as ``"bot:bot"``; ValueError with a reason for
+    anything else."""
+    if not isinstance(seats, (list, tuple)) or len(seats) != 2:
+        raise ValueError("seats must list the two players (Tom, Dave)")
+    out = ["bot:bot" if s == "bot" else s for s in seats]
+    for s in out:
+        if s not in SEAT_KINDS:
+            raise ValueError(f"unknown player {s!r} (use {', '.join(SEAT_KINDS)})")
+    return out
+
+
+class TomTubeTable(TomTubeRules):
+    """The rules as the app plays them: :class:`rules.TomTubeRules` whose config may also say who sits
+    in each seat, ``"seats": [Tom's, Dave's]`` (see :data:`SEAT_KINDS`), so a saved or resumed match
+    knows which seats are bots. The seats change nothing in the rules; a config without them (e.g. a
+    record written by ``selfplay.run``) stays without them."""
+
+    def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
+        """TomTubeRules' config check plus the optional ``seats``; ValueError with a reason."""
+        cfg = dict(config)
+        seats = cfg.pop("seats", None)
+        out = super().validate_config(cfg)
+        if seats is not None:
+            out["seats"] = check_seats(seats)
+        return out
+
+
+def _rules() -> TomTubeTable:
+    return TomTubeTable()
+
+
+def _scene(app, match, **opts):
+    from .view import TomTubeScene
+    return TomTubeScene(app, match, **opts)
+
+
+def _setup(app, spec):
+    from .view import make_setup_scene
+    return make_setup_scene(app, spec)
+
+
+def _bot(seat: int, level: str, seed: int = 0):
+    """An Agent for ``seat`` at ``level`` ("bot" or "random"); ``KeyError`` if unknown."""
+    from .ai import make_agent
+    return make_agent(level, seed)
+
+
+def _agent(level: str):
+    def make(seed: int = 0):
+        from .ai import make_agent
+        return make_agent(level, seed)
+    return make
+
+
+def cli_options(parser: Any) -> None:
+    """Tom Tube's flags for ``playtable play`` and ``selfplay`` (argparse ``parser``)."""
+    parser.add_argument("--beginner-energy", type=int, default=0, metavar="N",
+                        help="extra launch energy counters for the first seat (Tom), for a beginner")
+    parser.add_argument("--no-aliens", action="store_true",
+                        help="play without control and alien counters (a beginner's game)")
+
+
+def make_config(options: Any, seats: list[str]) -> dict[str, Any]:
+    """The match config from the flags of :func:`cli_options` (missing ones take their defaults) and the
+    two seats: a random first player, ``extra_energy`` ``[N, 0]``, ``alien_control`` unless
+    ``--no-aliens``. The rules validate it (``ValueError`` with a reason, e.g. a negative N)."""
+    return {"first": "random", "extra_energy": [getattr(options, "beginner_energy", 0), 0],
+            "alien_control": not getattr(options, "no_aliens", False), "seats": list(seats)}
+
+
+class _SeatedLines:
+    """Passes ``selfplay.run``'s lines on to ``out``, adding the seats to each game's record config so
+    ``playtable replay`` names the players as they sat."""
+
+    def __init__(self, out: Any, seats: list[str]):
+        self.out = out
+        self.seats = seats
+
+    def write(self, text: str) -> None:
+        lines = []
+        for line in text.splitlines():
+            if line.startswith("{"):
+                obj = json.loads(line)
+                rec = obj.get("record")
+                if isinstance(rec, dict):
+                    rec["config"] = {**rec["config"], "seats": list(self.seats)}
+                    line = json.dumps(obj, separators=(",", ":"))
+            lines.append(line)
+        self.out.write("".join(x + "\n" for x in lines))
+
+    def flush(self) -> None:
+        flush = getattr(self.out, "flush", None)
+        if flush:
+            flush()
+
+
+def selfplay(options: Any, seats: list[str], out: Any) -> int:
+    """``playtable selfplay tomtube``: ``selfplay.run`` with the seats' levels as Tom and Dave,
+    ``options.games`` games from ``options.seed``, the beginner flags; with ``options.json`` one JSON
+    line per game (seed, players, result with the final score breakdown, the full record with the seats)
+    and a summary line. Returns the exit status (0)."""
+    from .selfplay import run
+
+    levels = [s.split(":", 1)[1] for s in check_seats(seats)]
+    sink = _SeatedLines(out, check_seats(seats)) if options.json else out
+    run(levels, int(options.games), int(options.seed), beginner_energy=int(getattr(options, "beginner_energy", 0)),
+        aliens=not getattr(options, "no_aliens", False), json_lines=bool(options.json), out=sink)
+    return 0
+
+
+def bench(out) -> None:
+    """``playtable bench``: move generation on a full board and the bot's think time (``bench.run``),
+    then the screen's frame times (dummy video driver)."""
+    import os
+    import statistics
+
+    from .bench import run
+    run(out)
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from .view import frame_times
+    hover, changed = frame_times()
+    hover.sort()
+    out(f"tomtube screen: frame time at 1280x800 (dummy driver, {len(hover)} frames placing a rhomb and "
+        f"choosing drift targets): median {statistics.median(hover):.2f} ms, p95 "
+        f"{hover[int(len(hover) * 0.95) - 1]:.2f} ms; after an action (board redrawn) "
+        f"{statistics.median(changed):.2f} ms median, {max(changed):.2f} ms max")
+
+
+SPEC = GameSpec(
+    name="tomtube",
+    title="Tom Tube",
+    summary="Two astronauts build tubes between the stars and drift home with their solar counters.",
+    make_rules=_rules,
+    make_scene=_scene,
+    rules_text=_HERE / "rules.md",
+    agents={lv: _agent(lv) for lv in LEVELS},
+    default_agent="bot",
+    players="2",
+    make_bot=_bot,
+    default_players=("human", "bot"),
+    make_setup=_setup,
+    levels=LEVELS,
+    cli_options=cli_options,
+    make_config=make_config,
+    selfplay=selfplay,
+    bench=bench,
+)

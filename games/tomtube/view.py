@@ -1,0 +1,1595 @@
+"""The Tom Tube screen (specs/tomtube.md "Play expectations"; research/tomtube.md §7 "Rendering hints").
+
+Layout at the logical 1280x800 px: the board on the left (the hexagon of space triangles, the two
+bases above and below, the four solar modules at the short sides), a side panel on the right with
+both astronauts (who plays, score so far, the counters on the base, solar progress, triangles left),
+the stock and the stack, the bonus-phase count when it runs, the actions of the phase and the Undo,
+Rules and Menu buttons.
+
+A turn at this machine:
+
+* **placing**: D (or the Draw button) draws the top rhomb (an undo barrier); the free slots glow; the
+  rhomb follows the pointer and snaps to the nearest free slot; F, the wheel or a right click turns it
+  half round (its other orientation); a click lays it. A click where no rhomb fits is refused with the
+  rules' reason. Then every isolated triangle glows: click one (a single one is chosen already) and
+  pick one of the pictures in the panel (or press 1-5): each is a triangle you hold in a rotation
+  that gives a different picture. When the player has none left, the other player is asked to fill
+  them with his (a banner) or leave them empty (L);
+* **moving**: 1 free drift (chosen by default), 2 control drift (pays a control counter), 3 space
+  jump (pays an energy counter); the destinations of the chosen mode are ringed, the pointer on one
+  shows the path; a click moves the astronaut, who glides along the path and picks up the counter he
+  stops on. E exchanges an alien counter (when the rules allow).
+
+Ctrl+Z takes back the last action of a human and any bot actions after it, never across a rhomb draw
+(``Match`` undo policy). Bots think in a :class:`sim.ai.worker.BotWorker`, never on the frame, and each
+bot action stays on screen ``BOT_DELAY`` s before the next one; a "thinking" mark shows while they
+work. Esc goes back to the launcher (the match is autosaved), F1 shows the rules, V switches between
+the end card and the board.
+
+Scene contract (sim/app/scene.py): positions come from ``event.pos`` only; ``draw`` never changes the
+match; animation and bots run from ``update(dt)``.
+"""
+from __future__ import annotations
+
+import math
+import os
+import random
+import sys
+import traceback
+from typing import Any
+
+import pygame
+
+from sim.ai.worker import BotWorker
+from sim.app.scene import Scene, WheelSteps
+from sim.app.setup_view import Choice, SeatSetupScene
+from sim.app.widgets import Button, mix
+from sim.core.match import Match
+from sim.core.rules import IllegalAction
+
+from . import draw
+from .data import BASES, MODULES, PLAYER_NAMES, POINTS, RHOMB_BY_ID, SOLAR_PER_PLAYER, TRIANGLE_PIECES
+from .geometry import (DEAD, KNOT_IDS, MODULE_BY_NAME, PORTS, SLOTS, TRI_CORNERS, node_xy, rhomb_corners)
+from .rules import TomTubeState
+
+W_LOGICAL, H_LOGICAL = 1280, 800
+BOARD = pygame.Rect(0, 0, 880, 800)
+PANEL = pygame.Rect(880, 0, 400, 800)
+PX = PANEL.x + 18                    # panel content left edge
+PW = PANEL.w - 36                    # panel content width
+PLAYER_CARDS = (pygame.Rect(PX, 74, PW, 124), pygame.Rect(PX, 204, PW, 124))
+TABLE_CARD = pygame.Rect(PX, 334, PW, 70)
+ACTION_CARD = pygame.Rect(PX, 410, PW, 272)
+BUTTONS_Y = 692
+STATUS_Y = 26                        # centre of the status pill over the board
+H = math.sqrt(3) / 2
+BOT_DELAY = 0.6                      # s an action stays on screen before a bot's next one is shown
+MOVE_SPEED = 3.2                     # space edges per second of a gliding astronaut
+SNAP = 0.5                           # edges: the held rhomb snaps to a free slot this close
+SS = 2                               # the board picture is painted this many times larger, then scaled
+MODE_KEYS = {"drift": "1", "control": "2", "jump": "3"}
+MODE_LABELS = {"drift": "Drift", "control": "Control", "jump": "Jump"}
+MODE_HELP = {"drift": "Free drift through your own, striped and printed tubes",
+             "control": "Control drift through every colour: pays 1 control counter",
+             "jump": "Space jump along one space edge: pays 1 energy counter"}
+PIECE_NAMES = {"arc": "arc", "Y": "fork", "plain": "plain"}
+ENDED = {"bonus": "{fast} came home first with both solar counters; {slow} returned in {n} bonus "
+                  "turn{s}",
+         "no_bonus": "no more rhombs could be placed while an astronaut was home",
+         "stranded": "{lost} could never get home again",
+         "blocked": "neither astronaut could place a rhomb or move",
+         "turn_limit": "the turn limit was reached"}
+
+
+# ------------------------------------------------------------------------------ set-up dialog
+class TomTubeSetupScene(SeatSetupScene):
+    """The launcher's set-up dialog for Tom Tube: the two seats (P1 Tom, P2 Dave; each human, the bot
+    or the random player) and the beginner options (research: rulebook "Playing with Beginners"): extra
+    launch energy counters for Tom, aliens (control and alien counters) on or off, and who starts. The
+    config it starts has no ``players`` key (always two)."""
+
+    def __init__(self, *args: Any, **kw: Any):
+        super().__init__(*args, **kw)
+        fixed = ["bot:bot" if s == "bot" else s for s in self.seats]
+        if fixed != self.seats:
+            self.seats = fixed
+            self._build()
+
+    def config(self) -> dict:
+        cfg = super().config()
+        cfg.pop("players", None)
+        return cfg
+
+    def _build(self) -> None:
+        super()._build()
+        names = {"human": "Human", "bot:bot": "Bot", "bot:random": "Random"}
+        for kb, _minus, _plus in self.seat_rows:
+            for b, kind in zip(kb, self.kinds):
+                b.label = b.label.replace(kind, names.get(kind, kind))
+
+
+SETUP_OPTIONS = (
+    Choice("extra_energy", "Tom's extra energy", ([0, 0], [1, 0], [2, 0], [3, 0]), ("0", "1", "2", "3"),
+           default=[0, 0]),
+    Choice("alien_control", "Aliens", (True, False), ("On", "Off"), default=True),
+    Choice("first", "First turn", ("random", 0, 1), ("Random", "Tom", "Dave"), default="random"),
+)
+
+
+def describe_config(config: dict) -> str:
+    """One line about a validated config for the set-up dialog."""
+    extra = config["extra_energy"][0]
+    parts = ["P1 is Tom (orange, top base), P2 Dave (red)"]
+    if extra:
+        parts.append(f"Tom launches with {1 + extra} energy counters")
+    if not config["alien_control"]:
+        parts.append("no control or alien counters")
+    return ". ".join(parts) + "."
+
+
+def make_setup_scene(app: Any, spec: Any) -> TomTubeSetupScene:
+    """The set-up dialog (``GameSpec.make_setup``)."""
+    return TomTubeSetupScene(app, spec, min_players=2, max_players=2, kinds=("human", "bot:bot", "bot:random"),
+                             max_handicap=0, describe=describe_config, options=SETUP_OPTIONS, heading="New game")
+
+
+# ------------------------------------------------------------------------------ demo positions
+def demo_match(turns: int = 24, seed: int = 1, seats: tuple[str, str] = ("human", "human"),
+               config: dict | None = None) -> Match:
+    """A match played by two route bots until ``turns`` turns are over (at the start of a turn) or the
+    game ends: for screenshots, tests and the bench. ``seats`` are written into the config."""
+    from . import SPEC
+    from .ai import make_agent
+
+    rules = SPEC.make_rules()
+    m = Match(rules, {"first": 0, **(config or {}), "seats": list(seats)}, seed)
+    agents = [make_agent("bot", seed * 2 + k) for k in (0, 1)]
+    while not m.is_over() and not (m.state.turns >= turns and m.state.phase == "turn"):
+        p = m.active_players()[0]
+        m.submit(p, agents[p].select_action(rules, m.state, p))
+    return m
+
+
+def frame_times(frames: int = 240, turns: int = 24) -> tuple[list[float], list[float]]:
+    """Frame times (ms) of the real loop at 1280x800 under the dummy driver on a middle-game board
+    (hot-seat, so no bot runs): ``(pointer frames, frames right after an action)``. Half of the frames
+    hold a drawn rhomb over the free slots (ghost, glow), half choose drift destinations; every 20th
+    frame an action is played and taken back, so the board picture is redrawn."""
+    import time
+
+    from sim.app.app import App
+
+    from . import SPEC
+
+    m = demo_match(turns, seed=2)
+    app = App(headless=True)
+    try:
+        app.audio.play = lambda name: None
+        scene = app.start_match(SPEC, m, autosave=False)
+        pointer: list[float] = []
+        changed: list[float] = []
+        for i in range(frames):
+            st = m.state
+            if i == frames // 2 and st.phase == "place":
+                pass
+            if i < frames // 2 and st.phase == "turn" and not m.is_over():
+                m.submit(st.turn, {"t": "draw"})
+            st = m.state
+            if st.phase == "place":
+                slots = st.board.free_slots() or (0,)
+                e1, e2 = SLOTS[slots[(i * 7) % len(slots)]][0]
+                a, b = node_xy(e1), node_xy(e2)
+                pos = scene.xf.px(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
+            else:
+                pos = scene.xf.px(node_xy(KNOT_IDS[(i * 11) % len(KNOT_IDS)]))
+            ev = [pygame.event.Event(pygame.MOUSEMOTION, pos=(int(pos[0]), int(pos[1])), rel=(1, 1),
+                                     buttons=(0, 0, 0))]
+            act = i % 20 == 10 and not m.is_over()
+            if act:
+                seat = m.active_players()[0]
+                legal = [a for a in m.rules.legal_actions(m.state, seat) if a["t"] in ("place", "move")]
+                if legal:
+                    m.submit(seat, legal[i % len(legal)])
+            t0 = time.perf_counter()
+            app.step(ev, 1 / 60)
+            (changed if act else pointer).append((time.perf_counter() - t0) * 1000)
+            if act and m.can_undo():
+                m.undo()
+            if i == frames // 2:
+                while m.state.phase != "turn" and m.can_undo():
+                    m.undo()
+        return pointer[5:], changed
+    finally:
+        app.close()
+
+
+def _spec():
+    from . import SPEC   # the package imports this module lazily, so import it back the same way
+    return SPEC
+
+
+def _inside(p, a, b, c) -> bool:
+    def side(u, v, w):
+        return (v[0] - u[0]) * (w[1] - u[1]) - (v[1] - u[1]) * (w[0] - u[0])
+    s1, s2, s3 = side(a, b, p), side(b, c, p), side(c, a, p)
+    return (s1 >= 0 and s2 >= 0 and s3 >= 0) or (s1 <= 0 and s2 <= 0 and s3 <= 0)
+
+
+# ------------------------------------------------------------------------------------ scene
+class TomTubeScene(Scene):
+    """A Tom Tube match on ``match`` (any state: it draws whatever position the match is in). The seats
+    come from the config's ``seats`` (default: two humans at this machine)."""
+
+    title = "Tom Tube"
+
+    def __init__(self, app: Any, match: Match, **opts: Any):
+        super().__init__(app)
+        self.match = match
+        self.rules = match.rules
+        self.seats: list[str] = list(match.config.get("seats", ["human", "human"]))
+        self.worker = BotWorker("tomtube-bot")
+        self._job: tuple[Any, int] | None = None        # (state, seat) the bot is thinking about
+        self._ready: tuple[Any, dict] | None = None      # (state, action) waiting for BOT_DELAY
+        self.bot_error: str | None = None
+        self.since = BOT_DELAY
+        self.clock = 0.0
+        self.mouse: tuple[int, int] | None = None
+        self.flip = 0                                    # orientation of the held rhomb
+        self.hover_slot: int | None = None               # the free slot the held rhomb snaps to
+        self.mode: str | None = None                     # the chosen way to move
+        self.fill_tri: int | None = None                 # the isolated triangle chosen to fill
+        self.hover_option: int | None = None
+        self.anim: dict[str, Any] | None = None          # a gliding astronaut
+        self.float_text: tuple[str, tuple, tuple, float] | None = None   # "+1 energy" after a pickup
+        self.msg: tuple[str, tuple, float] | None = None
+        self.show_result = True
+        self.wheel = WheelSteps()
+        self._texts: dict[tuple, pygame.Surface] = {}
+        self._icons: dict[tuple, pygame.Surface] = {}
+        self._board_cache: tuple[Any, pygame.Surface] | None = None
+        self._glow_cache: tuple[Any, pygame.Surface] | None = None
+        self._ghosts: dict[tuple, tuple[pygame.Surface, tuple[int, int]]] = {}
+        self._thumbs: dict[tuple, pygame.Surface] = {}
+        self._nodes_cache: tuple[Any, list] | None = None
+        self._courses: tuple[Any, dict] = (None, {})
+        self._opt_key: Any = None
+        self.opt_buttons: list[Button] = []
+        self.opt_actions: list[dict] = []
+        self._layout()
+        self._build_buttons()
+        self._reset_choices()
+        self.on_enter()
+
+    # ------------------------------------------------------------------ lifecycle
+    def on_enter(self) -> None:
+        if self._on_events not in self.match.listeners:
+            self.match.listeners.insert(0, self._on_events)
+
+    def on_exit(self) -> None:
+        self.worker.cancel()
+        self._job = self._ready = None
+        try:
+            self.match.listeners.remove(self._on_events)
+        except ValueError:
+            pass
+
+    # ------------------------------------------------------------------ seats and state
+    @property
+    def state(self) -> TomTubeState:
+        return self.match.state
+
+    @property
+    def theme(self):
+        return self.app.theme
+
+    def is_bot(self, seat: int | None) -> bool:
+        return seat is not None and self.seats[seat].startswith("bot:")
+
+    def to_act(self) -> int | None:
+        """The player who acts now (the other one while he is offered to fill), None when over."""
+        act = self.rules.active_players(self.state)
+        return act[0] if act and act[0] >= 0 else None
+
+    def human_turn(self) -> bool:
+        seat = self.to_act()
+        return seat is not None and not self.is_bot(seat)
+
+    def seat_name(self, seat: int) -> str:
+        """"Tom (you)", "Dave (bot)", "Tom" (hot-seat), "Dave (random)"."""
+        humans = sum(1 for s in self.seats if s == "human")
+        kind = self.seats[seat]
+        name = PLAYER_NAMES[seat]
+        if kind == "human":
+            return f"{name} (you)" if humans == 1 else name
+        return f"{name} ({kind.split(':', 1)[1]})"
+
+    def is_you(self, seat: int) -> bool:
+        return self.seats[seat] == "human" and sum(1 for s in self.seats if s == "human") == 1
+
+    # ------------------------------------------------------------------ geometry
+    def _layout(self) -> None:
+        top, bottom = 64, 34
+        scale = min((BOARD.w - 60) / 9.0, (BOARD.h - top - bottom) / (8 * H + 1.1))
+        self.xf = draw.Xform(scale, BOARD.centerx, top + (BOARD.h - top - bottom) / 2)
+        self.s = scale
+
+    def node_pos(self, node: str) -> tuple[float, float]:
+        """Screen position (px) of a node id."""
+        return self.xf.px(node_xy(node))
+
+    def slot_centre(self, slot: int) -> tuple[float, float]:
+        """Screen position (px) of the middle of a slot's shared edge (where the rhomb's centre goes)."""
+        e1, e2 = SLOTS[slot][0]
+        a, b = node_xy(e1), node_xy(e2)
+        return self.xf.px(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
+
+    def slot_at(self, pos, free_only: bool = True, reach: float = SNAP) -> int | None:
+        """The slot whose centre is nearest ``pos`` within ``reach`` edges (free slots only, unless not
+        ``free_only``)."""
+        cands = self.state.board.free_slots() if free_only else range(len(SLOTS))
+        best, best_d = None, reach * self.s
+        for sl in cands:
+            x, y = self.slot_centre(sl)
+            d = math.hypot(x - pos[0], y - pos[1])
+            if d < best_d:
+                best, best_d = sl, d
+        return best
+
+    def tri_at(self, pos) -> int | None:
+        """The space triangle under ``pos``, or None."""
+        p = self.xf.board(pos)
+        for t, cs in enumerate(TRI_CORNERS):
+            a, b, c = (node_xy(k) for k in cs)
+            if _inside(p, a, b, c):
+                return t
+        return None
+
+    def _nodes(self) -> list[tuple[str, tuple[float, float]]]:
+        b = self.state.board
+        if self._nodes_cache is None or self._nodes_cache[0] is not b:
+            nodes = list(KNOT_IDS) + [m.name for m in MODULES] + sorted(n for n in b.complete if n[0] == "c")
+            self._nodes_cache = (b, [(n, self.node_pos(n)) for n in nodes])
+        return self._nodes_cache[1]
+
+    def node_at(self, pos, prefer=()) -> str | None:
+        """The sphere or module under ``pos``: one of ``prefer`` within 0.42 edges first, else any node
+        within 0.3 edges."""
+        best, best_d = None, 0.3 * self.s
+        for n, (x, y) in self._nodes():
+            d = math.hypot(x - pos[0], y - pos[1])
+            if n in prefer and d < 0.42 * self.s and (best not in prefer or d < best_d):
+                best, best_d = n, d
+            elif d < best_d and best not in prefer:
+                best, best_d = n, d
+        return best
+
+    # ------------------------------------------------------------------ buttons
+    def _build_buttons(self) -> None:
+        bw = (PW - 12) // 3
+        xs = [PX + k * (bw + 6) for k in range(3)]
+        self.b_undo = Button((xs[0], BUTTONS_Y, bw, 42), "Undo", self.do_undo, font_size=17, tooltip="Ctrl+Z")
+        self.b_rules = Button((xs[1], BUTTONS_Y, bw, 42), "Rules", self.do_rules, font_size=17, tooltip="F1")
+        self.b_menu = Button((xs[2], BUTTONS_Y, bw, 42), "Menu", self.do_menu, font_size=17, style="quiet",
+                             tooltip="Esc")
+        self.panel_buttons = [self.b_undo, self.b_rules, self.b_menu]
+        c = ACTION_CARD
+        inner = c.w - 28
+        self.b_draw = Button((c.x + 14, c.y + 44, inner, 44), "Draw a rhomb (D)", self.do_draw, style="primary",
+                             font_size=17)
+        mw = (inner - 12) // 3
+        self.mode_buttons = {m: Button((c.x + 14 + k * (mw + 6), c.y + 122, mw, 42),
+                                       f"{MODE_LABELS[m]} ({MODE_KEYS[m]})", lambda m=m: self.set_mode(m),
+                                       font_size=15)
+                             for k, m in enumerate(("drift", "control", "jump"))}
+        self.b_exchange = Button((c.x + 14, c.y + 214, inner, 40), "Exchange an alien (E)", self.do_exchange,
+                                 font_size=15)
+        self.b_flip = Button((c.x + 14, c.y + 214, inner, 40), "Turn it round (F)", self.do_flip, font_size=15)
+        self.b_leave = Button((c.x + 14, c.y + 214, inner, 40), "Leave them empty (L)", self.do_leave,
+                              font_size=15)
+        ec = self.end_box()
+        self.b_again = Button((ec.centerx - 255, ec.bottom - 64, 160, 46), "Play again", self.do_play_again,
+                              style="primary", font_size=18)
+        self.b_launch = Button((ec.centerx - 80, ec.bottom - 64, 160, 46), "Launcher", self.do_menu, font_size=18)
+        self.b_view = Button((ec.centerx + 95, ec.bottom - 64, 160, 46), "View board (V)", self.do_toggle_result,
+                             font_size=17)
+        self.b_show = Button((BOARD.centerx - 90, BOARD.bottom - 50, 180, 40), "Show result (V)",
+                             self.do_toggle_result, font_size=17, style="primary")
+        self.end_buttons = [self.b_again, self.b_launch, self.b_view]
+        self._refresh_buttons()
+
+    def end_box(self) -> pygame.Rect:
+        box = pygame.Rect(0, 0, 660, 400)
+        box.center = (BOARD.centerx, BOARD.centery + 10)
+        return box
+
+    def phase_for_human(self) -> str | None:
+        """The phase when a human at this machine is to act ("turn", "place", "fill", "fill_other"),
+        else None."""
+        if self.match.is_over() or not self.human_turn():
+            return None
+        return self.state.phase
+
+    def _refresh_buttons(self) -> None:
+        st = self.state
+        ph = self.phase_for_human()
+        seat = self.to_act()
+        self.b_undo.enabled = self.undo_steps() > 0
+        if ph == "turn":
+            self.b_draw.enabled = st.bonus_for is None and self.rules.placeable(st)
+            for m, b in self.mode_buttons.items():
+                b.enabled = self.rules.can_pay(st, seat, m)
+                b.style = "primary" if self.mode == m else "normal"
+            self.b_exchange.enabled = self.rules.can_exchange(st, seat)
+        self._fill_buttons()
+
+    def fill_options(self) -> list[dict]:
+        """The fill actions the filler may take on the chosen isolated triangle (only legal ones)."""
+        if self.phase_for_human() not in ("fill", "fill_other") or self.fill_tri is None:
+            return []
+        seat = self.to_act()
+        return [a for a in self.rules.legal_actions(self.state, seat)
+                if a["t"] == "fill" and a["tri"] == self.fill_tri]
+
+    def _fill_buttons(self) -> None:
+        key = (id(self.state), self.fill_tri, self.phase_for_human())
+        if key == self._opt_key:
+            return
+        self._opt_key = key
+        self.opt_actions = self.fill_options()
+        c = ACTION_CARD
+        size = 60
+        gap = (c.w - 28 - 5 * size) // 4
+        self.opt_buttons = [Button((c.x + 14 + k * (size + gap), c.y + 104, size, size + 22), "",
+                                   lambda k=k: self.choose_option(k), font_size=13)
+                            for k in range(len(self.opt_actions))]
+        self.hover_option = None
+
+    def active_buttons(self) -> list[Button]:
+        over = self.match.is_over()
+        if over and self.show_result:
+            return list(self.end_buttons)
+        out = list(self.panel_buttons)
+        ph = self.phase_for_human()
+        if ph == "turn":
+            out += [self.b_draw, *self.mode_buttons.values(), self.b_exchange]
+        elif ph == "place":
+            out.append(self.b_flip)
+        elif ph in ("fill", "fill_other"):
+            out += self.opt_buttons
+            if ph == "fill_other":
+                out.append(self.b_leave)
+        if over:
+            out.append(self.b_show)
+        return out
+
+    # ------------------------------------------------------------------ feedback
+    def _sound(self, name: str) -> None:
+        audio = getattr(self.app, "audio", None)
+        if audio is not None:
+            audio.play(name)
+
+    def say(self, text: str, colour=None, seconds: float = 3.0) -> None:
+        """Show ``text`` under the status line for ``seconds`` s."""
+        self.msg = (text, colour or self.theme.text, self.clock + seconds)
+
+    def refuse(self, reason: str) -> None:
+        self.say(reason[:1].upper() + reason[1:], self.theme.bad)
+        self._sound("reject")
+
+    # ------------------------------------------------------------------ actions
+    def submit(self, seat: int, action: dict) -> bool:
+        """Submit ``action`` for ``seat``; a refused one is reported with its reason. Returns whether it
+        was applied."""
+        try:
+            self.match.submit(seat, action)
+        except IllegalAction as e:
+            self.refuse(str(e))
+            return False
+        return True
+
+    def _human(self, phases: tuple[str, ...], what: str) -> int | None:
+        """The human seat to act if the phase is one of ``phases``; else refuse ``what`` with why."""
+        if self.match.is_over():
+            self.refuse("the game is over")
+            return None
+        seat = self.to_act()
+        if seat is None:
+            return None
+        if self.is_bot(seat):
+            self.refuse(f"wait: {self.seat_name(seat)} is to play")
+            return None
+        if self.state.phase not in phases:
+            self.refuse(what)
+            return None
+        return seat
+
+    def do_draw(self) -> None:
+        """D: draw the top rhomb of the stack (the start of a placing turn)."""
+        seat = self._human(("turn",), "a rhomb is drawn only at the start of a turn")
+        if seat is not None:
+            self.submit(seat, {"t": "draw"})
+
+    def do_flip(self) -> None:
+        """F / wheel / right click: turn the held rhomb half round."""
+        self.flip ^= 1
+        if self.phase_for_human() == "place":
+            self._sound("rotate")
+
+    def set_mode(self, mode: str) -> None:
+        """1 / 2 / 3: choose free drift, control drift or space jump; its destinations are ringed."""
+        seat = self._human(("turn",), "the astronaut moves only at the start of a turn, instead of placing")
+        if seat is None:
+            return
+        st = self.state
+        if not self.rules.can_pay(st, seat, mode):
+            what = "control" if mode == "control" else "energy"
+            hint = " (E exchanges an alien counter first)" if self.rules.can_exchange(st, seat) else ""
+            self.refuse(f"{PLAYER_NAMES[seat]} has no {what} counter to pay for a "
+                        f"{'control drift' if mode == 'control' else 'space jump'}{hint}")
+            return
+        self.mode = mode
+        self._sound("click")
+        if not self.rules.move_targets(st, seat, mode):
+            self.say(f"No destination for a {MODE_LABELS[mode].lower()} from here", self.theme.text_dim)
+
+    def do_exchange(self) -> None:
+        """E: exchange an alien counter for 1 control and 2 energy counters from the stock."""
+        seat = self._human(("turn",), "an alien counter is exchanged at the start of one's turn")
+        if seat is not None and self.submit(seat, {"t": "exchange"}):
+            self.say("Alien counter exchanged: +1 control, +2 energy", self.theme.text_dim)
+
+    def do_leave(self) -> None:
+        """L: leave the other player's isolated triangles empty for good."""
+        seat = self._human(("fill_other",), "only the other player, once offered, may leave triangles empty")
+        if seat is not None:
+            self.submit(seat, {"t": "leave"})
+
+    def choose_option(self, k: int) -> None:
+        """Fill the chosen isolated triangle with option ``k`` of the panel."""
+        if 0 <= k < len(self.opt_actions):
+            seat = self.to_act()
+            self.submit(seat, dict(self.opt_actions[k]))
+
+    def click_board(self, pos) -> None:
+        """A left click on the board at ``pos``."""
+        if self.match.is_over():
+            return
+        seat = self.to_act()
+        if seat is None:
+            return
+        if self.is_bot(seat):
+            self.refuse(f"wait: {self.seat_name(seat)} is to play")
+            return
+        st = self.state
+        if st.phase == "turn":
+            if self.mode is None:
+                node = self.node_at(pos)
+                if node is not None:
+                    self.refuse("choose how to move first: 1 drift, 2 control drift, 3 space jump")
+                return
+            targets = self.rules.move_targets(st, seat, self.mode)
+            node = self.node_at(pos, prefer=targets)
+            if node is None:
+                return
+            if node == st.at[seat]:
+                self.say("Click a ringed sphere to move there", self.theme.text_dim)
+                return
+            self.submit(seat, {"t": "move", "mode": self.mode, "to": node})
+        elif st.phase == "place":
+            slot = self.slot_at(pos)
+            if slot is not None:
+                self.submit(seat, {"t": "place", "slot": slot, "flip": self.flip})
+                return
+            if self.tri_at(pos) is None:
+                return
+            near = self.slot_at(pos, free_only=False, reach=1.0)
+            if near is None:
+                self.refuse("a rhomb needs two free neighbouring space triangles")
+            else:
+                self.submit(seat, {"t": "place", "slot": near, "flip": self.flip})
+        elif st.phase in ("fill", "fill_other"):
+            t = self.tri_at(pos)
+            if t is None:
+                return
+            if t in self.rules.isolated(st):
+                self.fill_tri = t
+                self._sound("click")
+                self._refresh_buttons()
+            else:
+                self.refuse("that space triangle is not isolated: fill one of the glowing triangles")
+
+    def undo_steps(self) -> int:
+        """How many log entries Ctrl+Z takes back: the bots' actions since the last human action and that
+        action itself (0 when there is none, the game is over, or the undo policy forbids it: never
+        across a rhomb draw)."""
+        m = self.match
+        if m.is_over():
+            return 0
+        k = m.cursor
+        n = 0
+        while k > 0:
+            entry = m.log[k - 1]
+            p = entry["p"]
+            if p < 0 or not self.rules.undoable(m.states[k - 1], p, entry["a"]):
+                return 0
+            n += 1
+            if not self.is_bot(p):
+                return n
+            k -= 1
+        return 0
+
+    def do_undo(self) -> None:
+        """Ctrl+Z: back to the position before the last human action."""
+        n = self.undo_steps()
+        if n == 0:
+            if self.match.is_over():
+                self.refuse("the game is over: nothing can be taken back")
+            else:
+                self.refuse("nothing to undo (a drawn rhomb can never be taken back)")
+            return
+        self.worker.cancel()
+        self._job = self._ready = None
+        for _ in range(n):
+            p = self.match.log[self.match.cursor - 1]["p"]
+            if not self.match.undo(p):
+                break
+        self._sound("undo")
+
+    def do_rules(self) -> None:
+        self.app.show_rules(_spec())
+
+    def do_menu(self) -> None:
+        self.app.to_launcher()
+
+    def do_toggle_result(self) -> None:
+        if self.match.is_over():
+            self.show_result = not self.show_result
+
+    def do_play_again(self) -> None:
+        """A new match with the same config (seats, options) and a fresh seed."""
+        seed = int.from_bytes(os.urandom(4), "big")
+        match = Match(self.rules, dict(self.match.config), seed)
+        self.app.start_match(_spec(), match)
+        self._sound("start")
+
+    # ------------------------------------------------------------------ match events
+    def _reset_choices(self) -> None:
+        """Per-position choices: the default mode (free drift) for a human's turn, the triangle to fill
+        (the only one, if so)."""
+        st = self.state
+        ph = self.phase_for_human()
+        self.mode = "drift" if ph == "turn" else None
+        iso = self.rules.isolated(st) if ph in ("fill", "fill_other") else ()
+        if self.fill_tri not in iso:
+            self.fill_tri = iso[0] if len(iso) == 1 else None
+        self.hover_slot = self.slot_at(self.mouse) if (ph == "place" and self.mouse) else None
+
+    def _on_events(self, match: Match, events: list) -> None:
+        self.since = 0.0
+        self._reset_choices()
+        th = self.theme
+        sounds = []
+        for e in events:
+            kind = e.get("e")
+            if kind == "move":
+                self._start_glide(e)
+                sounds.append("out")
+            elif kind == "pickup" and self.anim is not None:
+                self.anim["pickup"] = e["kind"]
+            elif kind in ("place", "fill"):
+                sounds.append("place")
+            elif kind == "draw":
+                sounds.append("click")
+            elif kind == "skip":
+                p = e["player"]
+                self.say(f"{self.seat_name(p)} can neither place nor move: {PLAYER_NAMES[1 - p]} plays again",
+                         th.accent, 4.0)
+            elif kind == "bonus_phase":
+                p = e["player"]
+                self.say(f"{PLAYER_NAMES[p]} is home with both solar counters: {PLAYER_NAMES[1 - p]} only moves "
+                         f"now, each turn a bonus point for {PLAYER_NAMES[p]}", th.accent, 6.0)
+            elif kind == "no_counter":
+                self.say(f"The stock has no {e['kind']} counter left for that sphere", th.text_dim, 4.0)
+            elif kind == "offer_fill":
+                p = e["player"]
+                if not self.is_bot(p):
+                    self.say(f"{PLAYER_NAMES[1 - p]} has no triangles left: {PLAYER_NAMES[p]} may fill", th.accent)
+            elif kind == "end":
+                sounds.append(self._end_sound())
+                self.show_result = True
+            elif kind in ("undo", "redo", "seek", "truncate"):
+                self.anim = None
+                self.float_text = None
+        if sounds:
+            self._sound(sounds[-1])
+        self._refresh_buttons()
+
+    def _end_sound(self) -> str:
+        humans = [s for s in (0, 1) if not self.is_bot(s)]
+        w = self.rules.winner(self.state) if self.match.is_over() else None
+        if len(humans) == 1 and w is not None:
+            return "win" if w == humans[0] else "lose"
+        return "win"
+
+    def course(self, u: str, v: str) -> list[tuple[float, float]]:
+        """The drawn course (board units) of the tube from node ``u`` to node ``v``: bowed like the
+        side tube of the tile it lies on, else straight."""
+        b = self.state.board
+        if self._courses[0] is not b:
+            self._courses = (b, {})
+        hit = self._courses[1].get((u, v))
+        if hit is not None:
+            return hit
+        pu, pv = node_xy(u), node_xy(v)
+        out = [pu, pv]
+        found = False
+        for slot, rid, flip in b.rhombs:
+            corners = rhomb_corners(slot, flip)
+            ids = set(corners.values())
+            if u not in ids or v not in ids:
+                continue
+            letters = {x for x, n in corners.items() if n in (u, v)}
+            if letters in ({"A", "C"}, {"B", "D"}):
+                continue
+            for _c, x, y in RHOMB_BY_ID[rid].tubes:
+                if {x, y} == letters:
+                    centre = draw.lerp(node_xy(corners["A"]), node_xy(corners["C"]), 0.5)
+                    out = draw.tube_path(pu, pv, centre, True)
+                    found = True
+                    break
+            if found:
+                break
+        if not found:
+            for tri, _o, piece, rot in b.pieces:
+                cs = TRI_CORNERS[tri]
+                if piece == "arc" and {cs[(rot + 1) % 3], cs[(rot + 2) % 3]} == {u, v}:
+                    pts = [node_xy(k) for k in cs]
+                    centre = (sum(p[0] for p in pts) / 3, sum(p[1] for p in pts) / 3)
+                    out = draw.tube_path(pu, pv, centre, True)
+                    break
+        if out[0] != pu:
+            out = out[::-1]
+        self._courses[1][(u, v)] = out
+        return out
+
+    def _start_glide(self, e: dict) -> None:
+        path = e["path"]
+        pts = [node_xy(path[0])]
+        if e["mode"] == "jump":
+            pts.append(node_xy(path[-1]))
+        else:
+            for u, v in zip(path, path[1:]):
+                pts += self.course(u, v)[1:]
+        acc = [0.0]
+        for a, b in zip(pts, pts[1:]):
+            acc.append(acc[-1] + math.hypot(b[0] - a[0], b[1] - a[1]))
+        self.anim = {"player": e["player"], "pts": pts, "acc": acc, "t": 0.0, "to": e["to"], "mode": e["mode"],
+                     "dur": max(0.35, min(2.2, acc[-1] / MOVE_SPEED)), "pickup": None}
+
+    def gliding(self) -> bool:
+        """Whether an astronaut is on his way along a drift path (shown, not yet arrived)."""
+        return self.anim is not None
+
+    # ------------------------------------------------------------------ bots
+    def _bot_job(self, st: TomTubeState, seat: int):
+        level = self.seats[seat].split(":", 1)[1]
+        seed = (self.match.seed * 1000003 + self.match.cursor * 7919 + seat) & 0x7FFFFFFF
+        rules = self.rules
+
+        def job(cancelled):
+            from .ai import make_agent
+            return make_agent(level, seed).select_action(rules, st, seat)
+        return job
+
+    def _fallback(self, st: TomTubeState, seat: int) -> dict:
+        acts = self.rules.legal_actions(st, seat)
+        return random.Random(f"{self.match.seed}/{self.match.cursor}").choice(acts)
+
+    def _drive_bot(self) -> None:
+        st = self.state
+        seat = self.to_act()
+        if seat is None or not self.is_bot(seat):
+            if self._job is not None:
+                self.worker.cancel()
+                self._job = self._ready = None
+            return
+        if self._job is None or self._job[0] is not st:
+            self.worker.cancel()
+            self._ready = None
+            self._job = (st, seat)
+            self.worker.start(self._bot_job(st, seat))
+        if self._ready is None:
+            try:
+                done, act = self.worker.poll()
+            except Exception as e:  # noqa: BLE001 - a broken bot must not stop the game
+                traceback.print_exc(file=sys.stderr)
+                self.bot_error = f"{self.seat_name(seat)} failed ({e.__class__.__name__}); it played at random"
+                done, act = True, self._fallback(st, seat)
+            if done:
+                self._ready = (st, act)
+        if (self._ready is not None and self._ready[0] is st and self.since >= BOT_DELAY
+                and self.anim is None):
+            act = self._ready[1]
+            self._job = self._ready = None
+            try:
+                self.match.submit(seat, act)
+            except IllegalAction as e:
+                self.bot_error = f"{self.seat_name(seat)} chose an illegal action ({e}); it played at random"
+                self.match.submit(seat, self._fallback(st, seat))
+
+    def bot_thinking(self) -> bool:
+        """Whether a bot is to act now (the "thinking" mark)."""
+        return self.is_bot(self.to_act()) and not self.match.is_over()
+
+    # ------------------------------------------------------------------ input
+    def handle_event(self, event: Any) -> bool:
+        et = event.type
+        if et == pygame.MOUSEMOTION:
+            for b in self.active_buttons():
+                b.handle_event(event)
+            self.mouse = event.pos
+            self.hover_option = next((k for k, b in enumerate(self.opt_buttons) if b.hover and
+                                      b in self.active_buttons()), None)
+            self.hover_slot = self.slot_at(event.pos) if self.phase_for_human() == "place" else None
+            return True
+        if et in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            for b in self.active_buttons():
+                if b.handle_event(event):
+                    self._refresh_buttons()
+                    return True
+            if et == pygame.MOUSEBUTTONUP:
+                return True
+            self.mouse = event.pos
+            if event.button == 3:
+                if self.phase_for_human() == "place":
+                    self.do_flip()
+                return True
+            if event.button != 1:
+                return True
+            if self.match.is_over() and self.show_result:
+                return True
+            if BOARD.collidepoint(event.pos):
+                if self.phase_for_human() == "place":
+                    self.hover_slot = self.slot_at(event.pos)
+                self.click_board(event.pos)
+            self._refresh_buttons()
+            return True
+        if et == pygame.MOUSEWHEEL:
+            steps = self.wheel.feed(event)
+            if steps and self.phase_for_human() == "place":
+                for _ in range(abs(steps) % 2):
+                    self.do_flip()
+            return True
+        if et == pygame.KEYDOWN:
+            consumed = self._key(event)
+            self._refresh_buttons()
+            return consumed
+        return False
+
+    def _key(self, event: Any) -> bool:
+        k = event.key
+        mods = getattr(event, "mod", 0)
+        if mods & pygame.KMOD_CTRL:
+            if k == pygame.K_z:
+                self.do_undo()
+                return True
+            return False
+        if mods & (pygame.KMOD_ALT | pygame.KMOD_META):
+            return False
+        ph = self.phase_for_human()
+        digits = {pygame.K_1: 0, pygame.K_2: 1, pygame.K_3: 2, pygame.K_4: 3, pygame.K_5: 4,
+                  pygame.K_KP1: 0, pygame.K_KP2: 1, pygame.K_KP3: 2, pygame.K_KP4: 3, pygame.K_KP5: 4}
+        if k == pygame.K_ESCAPE:
+            if ph in ("fill", "fill_other") and self.fill_tri is not None and len(self.rules.isolated(self.state)) > 1:
+                self.fill_tri = None
+                return True
+            return False   # the app: back to the launcher (the match stays autosaved)
+        if k == pygame.K_d:
+            self.do_draw()
+        elif k == pygame.K_f:
+            self.do_flip()
+        elif k == pygame.K_e:
+            self.do_exchange()
+        elif k == pygame.K_l:
+            self.do_leave()
+        elif k == pygame.K_v:
+            self.do_toggle_result()
+        elif k in digits:
+            i = digits[k]
+            if ph in ("fill", "fill_other"):
+                if self.fill_tri is None:
+                    self.refuse("click a glowing triangle first")
+                elif i < len(self.opt_actions):
+                    self.choose_option(i)
+            elif i < 3:
+                self.set_mode(("drift", "control", "jump")[i])
+            else:
+                return False
+        else:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ update
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        self.since += dt
+        if self.anim is not None:
+            self.anim["t"] += dt
+            if self.anim["t"] >= self.anim["dur"]:
+                a = self.anim
+                self.anim = None
+                if a["pickup"]:
+                    pts = {"energy": POINTS["energy"], "control": POINTS["control"], "alien": POINTS["alien"],
+                           "solar": POINTS["solar"]}[a["pickup"]]
+                    self.float_text = (f"+{pts} {a['pickup']}", node_xy(a["to"]),
+                                       draw.COUNTER_RGB.get(a["pickup"], draw.PLAYER_RGB[a["player"]]),
+                                       self.clock + 1.2)
+                    self._sound("hint")
+        if self.float_text is not None and self.clock >= self.float_text[3]:
+            self.float_text = None
+        if self.msg is not None and self.clock >= self.msg[2]:
+            self.msg = None
+        if getattr(self.app, "top", self) is not self:
+            return   # under a dialog (rules, replay controls) the game pauses
+        if not self.match.is_over():
+            self._drive_bot()
+        self._refresh_buttons()
+
+    # ------------------------------------------------------------------ drawing helpers
+    def _text(self, text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
+        key = (text, size, tuple(colour), bold)
+        img = self._texts.get(key)
+        if img is None:
+            if len(self._texts) > 800:
+                self._texts.clear()
+            img = self._texts[key] = self.app.font(size, bold).render(text, True, colour)
+        return img
+
+    def _blit_text(self, surface, text, size, colour, bold=False, **anchor) -> pygame.Rect:
+        img = self._text(text, size, colour, bold)
+        return surface.blit(img, img.get_rect(**anchor))
+
+    def _pill(self, surface, text, centre, colour, fg=None, size=17) -> pygame.Rect:
+        img = self._text(text, size, fg or self.theme.text, True)
+        while img.get_width() > BOARD.w - 60 and size > 11:
+            size -= 1
+            img = self._text(text, size, fg or self.theme.text, True)
+        r = img.get_rect(center=centre)
+        box = r.inflate(30, 14)
+        pygame.draw.rect(surface, colour, box, border_radius=box.h // 2)
+        pygame.draw.rect(surface, mix(colour, self.theme.panel_edge, 0.6), box, 1, border_radius=box.h // 2)
+        surface.blit(img, r)
+        return box
+
+    def _card(self, surface, rect, label=None, active=False) -> None:
+        th = self.theme
+        fill = mix(th.panel, th.accent, 0.16) if active else mix(th.panel, th.bg, 0.35)
+        pygame.draw.rect(surface, fill, rect, border_radius=12)
+        pygame.draw.rect(surface, th.accent if active else mix(th.panel, th.panel_edge, 0.6), rect,
+                         2 if active else 1, border_radius=12)
+        if label:
+            self._blit_text(surface, label, 13, th.text_dim, True, topleft=(rect.x + 14, rect.y + 10))
+
+    def _icon(self, kind: str, size: int, owner: int | None = None) -> pygame.Surface:
+        key = (kind, size, owner)
+        img = self._icons.get(key)
+        if img is None:
+            font = self.app.font(int(size * 4 * 0.5), True) if kind in ("tom", "dave") else None
+            img = self._icons[key] = draw.icon(kind, size, owner, font)
+        return img
+
+    def _blit_icon(self, surface, kind, size, centre, owner=None, alpha=255) -> None:
+        img = self._icon(kind, size, owner)
+        if alpha < 255:
+            img = img.copy()
+            img.set_alpha(alpha)
+        surface.blit(img, img.get_rect(center=(round(centre[0]), round(centre[1]))))
+
+    # ------------------------------------------------------------------ the board picture
+    def _board_layer(self) -> pygame.Surface:
+        """The board with every tile, tube and sphere of the current position (cached per board and
+        palette): painted ``SS`` times larger and scaled down."""
+        b = self.state.board
+        key = (b, self.theme.name)
+        if self._board_cache is not None and self._board_cache[0][0] is b and self._board_cache[0][1] == key[1]:
+            return self._board_cache[1]
+        big = pygame.Surface((BOARD.w * SS, BOARD.h * SS))
+        big.fill(self.theme.bg)
+        self.paint_board(big, self.xf.times(SS), b)
+        surf = pygame.transform.smoothscale(big, BOARD.size)
+        self._board_cache = (key, surf)
+        return surf
+
+    def paint_board(self, surf: pygame.Surface, xf: draw.Xform, board) -> None:
+        """Space, the space edges, modules with their printed tubes, every tile, sphere sectors and the
+        complete spheres of ``board`` onto ``surf`` through ``xf``."""
+        e = xf.scale
+        P = lambda n: xf.px(node_xy(n))   # noqa: E731
+        # space: the hexagon and a few stars
+        rim = [P(k) for k in ("-1,-3", "4,-3", "4,0", "1,3", "-4,3", "-4,0")]
+        pygame.draw.polygon(surf, draw.SPACE, rim)
+        rng = random.Random(7)
+        for _ in range(140):
+            t = rng.randrange(len(TRI_CORNERS))
+            a, bb, c = (P(k) for k in TRI_CORNERS[t])
+            u, v = rng.random(), rng.random()
+            if u + v > 1:
+                u, v = 1 - u, 1 - v
+            p = (a[0] + (bb[0] - a[0]) * u + (c[0] - a[0]) * v, a[1] + (bb[1] - a[1]) * u + (c[1] - a[1]) * v)
+            pygame.draw.circle(surf, mix(draw.SPACE, (220, 225, 255), rng.uniform(0.2, 0.6)), p,
+                               max(1, e * rng.uniform(0.006, 0.014)))
+        lw = max(1, round(e / 40))
+        for cs in TRI_CORNERS:
+            pts = [P(k) for k in cs]
+            pygame.draw.polygon(surf, draw.SPACE_EDGE, pts, lw)
+        pygame.draw.polygon(surf, mix(draw.SPACE_EDGE, (200, 205, 220), 0.3), rim, lw * 2)
+        # modules and their printed tubes
+        for m in MODULES:
+            self._paint_module(surf, xf, m)
+        # abandoned triangles: hatched, empty for good
+        for t in board.abandoned:
+            pts = [P(k) for k in TRI_CORNERS[t]]
+            cx = sum(p[0] for p in pts) / 3
+            cy = sum(p[1] for p in pts) / 3
+            for k in range(-3, 4):
+                a = (cx + k * e * 0.09 - e * 0.4, cy - e * 0.4)
+                pygame.draw.line(surf, draw.ABANDONED, a, (a[0] + e * 0.8, a[1] + e * 0.8), lw)
+        # tiles: plates and tubes, then sphere sectors over every tile corner
+        complete = board.complete
+        for slot, rid, flip in board.rhombs:
+            corners = {k: P(v) for k, v in rhomb_corners(slot, flip).items()}
+            draw.rhomb_plate(surf, corners, e)
+            draw.rhomb_tubes(surf, corners, rid, e)
+        for tri, owner, piece, rot in board.pieces:
+            pts = [P(k) for k in TRI_CORNERS[tri]]
+            draw.piece_plate(surf, pts, owner, e)
+            draw.piece_tubes(surf, pts, owner, piece, rot, e)
+
+        def col(k: str):
+            if k in complete:
+                return None
+            return draw.SPHERE_DEAD if k in DEAD else draw.SPHERE
+        r = draw.SPHERE_R * e
+        for t in board.covered:
+            cs = TRI_CORNERS[t]
+            pts = [P(k) for k in cs]
+            for i in range(3):
+                c = col(cs[i])
+                if c is not None:
+                    draw.sector(surf, pts[i], pts[(i + 1) % 3], pts[(i + 2) % 3], r, c)
+        for k in complete:
+            if k[0] == "c" or k in MODULE_BY_NAME:
+                continue
+            draw.sphere(surf, P(k), r)
+
+    def _paint_module(self, surf, xf: draw.Xform, m) -> None:
+        e = xf.scale
+        rgb = draw.PLAYER_RGB[m.owner]
+        c = xf.px(node_xy(m.name))
+        ports = [xf.px(node_xy(f"{q},{r}")) for q, r in m.ports]
+        tri = [c, *ports]
+        pygame.draw.polygon(surf, mix(draw.SPACE, rgb, 0.22), tri)
+        for p in ports:
+            draw.tube(surf, [c, p], "PRINTED", e, ends=(False, True))
+        rad = e * (0.36 if m.kind == "base" else 0.3)
+        if m.kind == "solar":   # solar panel wings
+            for sgn in (-1, 1):
+                wing = pygame.Rect(0, 0, e * 0.34, e * 0.2)
+                wing.center = (c[0] + sgn * (rad + e * 0.15), c[1])
+                pygame.draw.rect(surf, draw.OUTLINE, wing.inflate(e * 0.04, e * 0.04))
+                pygame.draw.rect(surf, (46, 70, 130), wing)
+                for k in range(1, 3):
+                    x = wing.x + wing.w * k / 3
+                    pygame.draw.line(surf, (120, 150, 210), (x, wing.y), (x, wing.bottom), max(1, round(e / 60)))
+                pygame.draw.line(surf, (120, 150, 210), (wing.x, wing.centery), (wing.right, wing.centery),
+                                 max(1, round(e / 60)))
+        pygame.draw.circle(surf, draw.OUTLINE, c, rad + e * 0.03)
+        pygame.draw.circle(surf, mix(rgb, (0, 0, 0), 0.35), c, rad)
+        pygame.draw.circle(surf, rgb, c, rad, max(2, round(e * 0.05)))
+        if m.kind == "base":
+            pygame.draw.circle(surf, mix(rgb, (0, 0, 0), 0.15), c, rad * 0.55, max(1, round(e * 0.025)))
+
+    def _glow_layer(self) -> pygame.Surface:
+        """The glowing free slots while a rhomb is held (cached per board)."""
+        b = self.state.board
+        if self._glow_cache is not None and self._glow_cache[0] is b:
+            return self._glow_cache[1]
+        surf = pygame.Surface(BOARD.size, pygame.SRCALPHA)
+        acc = draw.LEGAL
+        for sl in b.free_slots():
+            e1, e2 = SLOTS[sl][0]
+            p, q = self.node_pos(e1), self.node_pos(e2)
+            a, c = draw.lerp(p, q, 0.22), draw.lerp(p, q, 0.78)
+            draw.glow_line(surf, a, c, acc, self.s * 0.12, 45)
+            draw.glow_line(surf, a, c, acc, self.s * 0.04, 140)
+        self._glow_cache = (b, surf)
+        return surf
+
+    def _ghost(self, rid: str, flip: int, slot: int | None) -> tuple[pygame.Surface, tuple[int, int]]:
+        """The held rhomb as a picture and its top-left: on ``slot`` (its real corners), or loose
+        (its own picture, long diagonal level) at the origin."""
+        key = (rid, flip, slot, round(self.s, 3))
+        hit = self._ghosts.get(key)
+        if hit is not None:
+            return hit
+        e = self.s
+        if slot is None:
+            corners = draw.canonical_rhomb((0.0, 0.0), e, flip)
+        else:
+            corners = {k: self.node_pos(v) for k, v in rhomb_corners(slot, flip).items()}
+        xs = [p[0] for p in corners.values()]
+        ys = [p[1] for p in corners.values()]
+        x0, y0 = math.floor(min(xs) - e * 0.25), math.floor(min(ys) - e * 0.25)
+        w, h = math.ceil(max(xs) + e * 0.25) - x0, math.ceil(max(ys) + e * 0.25) - y0
+
+        def paint(big, k):
+            local = {n: ((p[0] - x0) * k, (p[1] - y0) * k) for n, p in corners.items()}
+            draw.whole_rhomb(big, local, rid, e * k)
+        img = draw.supersampled((w, h), paint)
+        if len(self._ghosts) > 64:
+            self._ghosts.clear()
+        self._ghosts[key] = (img, (x0, y0))
+        return img, (x0, y0)
+
+    def _thumb(self, kind: str, payload: tuple, size: int) -> pygame.Surface:
+        """A ``size`` px picture: a rhomb (``payload`` = (id, flip)) or a triangle piece (``payload`` =
+        (tri, owner, piece, rot), drawn in that triangle's orientation)."""
+        key = (kind, payload, size)
+        img = self._thumbs.get(key)
+        if img is not None:
+            return img
+        if kind == "rhomb":
+            rid, flip = payload
+            e = size / 2.2   # the long diagonal is sqrt 3 edges; room for the corner spheres
+
+            def paint(big, k):
+                draw.whole_rhomb(big, draw.canonical_rhomb((size * k / 2, e * 0.75 * k), e * k, flip), rid, e * k)
+            img = draw.supersampled((size, int(e * 1.5)), paint)
+        else:
+            tri, owner, piece, rot = payload
+            raw = [node_xy(k) for k in TRI_CORNERS[tri]]
+            cx = sum(p[0] for p in raw) / 3
+            cy = sum(p[1] for p in raw) / 3
+            e = size * 0.8
+
+            def paint(big, k):
+                pts = [(size * k / 2 + (p[0] - cx) * e * k, size * k / 2 + (p[1] - cy) * e * k) for p in raw]
+                draw.whole_piece(big, pts, owner, piece, rot, e * k)
+            img = draw.supersampled((size, size), paint)
+        if len(self._thumbs) > 200:
+            self._thumbs.clear()
+        self._thumbs[key] = img
+        return img
+
+    # ------------------------------------------------------------------ draw
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.blit(self._board_layer(), BOARD.topleft)
+        self._draw_marks(surface)
+        self._draw_pieces(surface)
+        self._draw_held(surface)
+        self._draw_status(surface)
+        self._draw_panel(surface)
+        if self.match.is_over():
+            if self.show_result:
+                self._draw_result(surface)
+            else:
+                self.b_show.draw(surface, self.app)
+
+    def _draw_marks(self, surface) -> None:
+        """The last rhomb placed, the slots that glow, the isolated triangles, the move destinations."""
+        st = self.state
+        th = self.theme
+        if st.last_slot is not None and st.board.rhomb_at(st.last_slot) is not None:
+            rid, flip = st.board.rhomb_at(st.last_slot)
+            pts = [self.node_pos(v) for _k, v in sorted(rhomb_corners(st.last_slot, flip).items())]
+            pts = [pts[0], pts[1], pts[2], pts[3]]
+            pygame.draw.lines(surface, mix(th.accent, draw.TILE, 0.35), True, pts, 2)
+        ph = self.phase_for_human()
+        pulse = 0.5 + 0.5 * math.sin(self.clock * 4.0)
+        if ph == "place":
+            surface.blit(self._glow_layer(), BOARD.topleft)
+        elif ph in ("fill", "fill_other"):
+            for t in self.rules.isolated(st):
+                pts = [self.node_pos(k) for k in TRI_CORNERS[t]]
+                chosen = t == self.fill_tri
+                shade = pygame.Surface(BOARD.size, pygame.SRCALPHA)
+                pygame.draw.polygon(shade, (*draw.LEGAL, 70 if chosen else int(30 + 40 * pulse)), pts)
+                surface.blit(shade, (0, 0))
+                pygame.draw.polygon(surface, th.highlight if chosen else draw.LEGAL, pts, 3 if chosen else 2)
+            if self.fill_tri is not None and self.hover_option is not None and self.hover_option < len(self.opt_actions):
+                a = self.opt_actions[self.hover_option]
+                pts = [self.node_pos(k) for k in TRI_CORNERS[a["tri"]]]
+                xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+                x0, y0 = math.floor(min(xs) - 4), math.floor(min(ys) - 4)
+                w, h = math.ceil(max(xs) + 4) - x0, math.ceil(max(ys) + 4) - y0
+                seat = self.to_act()
+
+                def paint(big, k):
+                    draw.whole_piece(big, [((p[0] - x0) * k, (p[1] - y0) * k) for p in pts], seat, a["piece"],
+                                     a["rot"], self.s * k)
+                img = draw.supersampled((w, h), paint)
+                img.set_alpha(215)
+                surface.blit(img, (x0, y0))
+        elif ph == "turn" and self.mode is not None and self.anim is None:
+            seat = self.to_act()
+            targets = self.rules.move_targets(st, seat, self.mode)
+            hover = self.node_at(self.mouse, prefer=targets) if self.mouse else None
+            if hover in targets:
+                pts = [self.node_pos(n) for n in targets[hover]]
+                draw.dashed_path(surface, pts, th.highlight, 3, self.s * 0.12)
+            for n in targets:
+                c = self.node_pos(n)
+                r = self.s * (0.3 if n in MODULE_BY_NAME else 0.26)
+                col = th.highlight if n == hover else draw.LEGAL
+                pygame.draw.circle(surface, col, c, r + 2 * pulse, 3)
+
+    def _draw_pieces(self, surface) -> None:
+        """Counters on the board and on the solar modules, both astronauts (one may be gliding)."""
+        st = self.state
+        size = max(12, round(self.s * 0.27))
+        anim = self.anim
+        for n, kind in st.counters.items():
+            self._blit_icon(surface, kind, size, self.node_pos(n))
+        if anim is not None and anim["pickup"] in ("energy", "control", "alien"):
+            self._blit_icon(surface, anim["pickup"], size, self.node_pos(anim["to"]))
+        for m in st.solar_left:
+            self._blit_icon(surface, "solar", round(size * 1.25), self.node_pos(m), MODULE_BY_NAME[m].owner)
+        if anim is not None and anim["pickup"] == "solar":
+            self._blit_icon(surface, "solar", round(size * 1.25), self.node_pos(anim["to"]), anim["player"])
+        # the astronauts
+        asize = max(18, round(self.s * 0.46))
+        for p in (0, 1):
+            if anim is not None and anim["player"] == p:
+                t = min(1.0, anim["t"] / anim["dur"])
+                t = t * t * (3 - 2 * t)
+                pos = self.xf.px(draw.point_at(anim["pts"], t * anim["acc"][-1], anim["acc"]))
+            else:
+                pos = self.node_pos(st.at[p])
+            self._blit_icon(surface, ("tom", "dave")[p], asize, pos)
+        if self.float_text is not None:
+            text, at, colour, until = self.float_text
+            left = max(0.0, until - self.clock)
+            x, y = self.xf.px(at)
+            img = self._text(text, 16, mix(colour, (255, 255, 255), 0.3), True)
+            surface.blit(img, img.get_rect(midbottom=(x, y - self.s * 0.3 - (1.2 - left) * 24)))
+
+    def _draw_held(self, surface) -> None:
+        """The drawn rhomb under the pointer: on the slot it snaps to, else loose under the pointer."""
+        if self.phase_for_human() != "place" or self.mouse is None or self.state.drawn is None:
+            return
+        rid = self.state.drawn
+        if self.hover_slot is not None:
+            img, tl = self._ghost(rid, self.flip, self.hover_slot)
+            img = img.copy()
+            img.set_alpha(225)
+            surface.blit(img, tl)
+            corners = rhomb_corners(self.hover_slot, self.flip)
+            pygame.draw.lines(surface, draw.LEGAL, True, [self.node_pos(corners[k]) for k in "ABCD"], 2)
+        elif BOARD.collidepoint(self.mouse):
+            img, (x0, y0) = self._ghost(rid, self.flip, None)
+            img = img.copy()
+            img.set_alpha(150)
+            surface.blit(img, (self.mouse[0] + x0, self.mouse[1] + y0))
+
+    def status_text(self) -> str:
+        """The line over the board: whose turn and what to do."""
+        st = self.state
+        if self.match.is_over():
+            return self.result_line()
+        seat = self.to_act()
+        if seat is None:
+            return ""
+        name = self.seat_name(seat)
+        if self.is_bot(seat):
+            what = {"place": "places the rhomb", "fill": "fills isolated triangles",
+                    "fill_other": "may fill isolated triangles"}.get(st.phase, "is thinking")
+            return f"{name} {what}…"
+        who = "Your" if self.is_you(seat) else f"{PLAYER_NAMES[seat]}'s"
+        if st.phase == "turn":
+            if self.mode is not None:
+                verb = {"drift": "drift", "control": "drift (control)", "jump": "jump"}[self.mode]
+                return f"{who} turn: click a ringed sphere to {verb} there, or D to draw a rhomb"
+            return f"{who} turn: D draws a rhomb; 1, 2, 3 choose how to move"
+        if st.phase == "place":
+            return f"{who} rhomb: click a glowing slot; F or the wheel turns it round"
+        if st.phase == "fill":
+            return f"{who} isolated triangles: click one, then pick a triangle (1-5)"
+        if st.phase == "fill_other":
+            return (f"{PLAYER_NAMES[1 - seat]} has no triangles left: {PLAYER_NAMES[seat]} may fill them (1-5) "
+                    f"or leave them empty (L)")
+        return ""
+
+    def end_reason(self) -> str:
+        st = self.state
+        out = self.rules.outcome(st)
+        end = out["end"] or ""
+        fast = st.bonus_for
+        lost = [PLAYER_NAMES[p] for p in (0, 1) if st.stranded[p]]
+        return ENDED.get(end, "").format(
+            fast=PLAYER_NAMES[fast] if fast is not None else "", slow=PLAYER_NAMES[1 - fast] if fast is not None else "",
+            n=st.bonus_turns, s="" if st.bonus_turns == 1 else "s", lost=" and ".join(lost) or "an astronaut")
+
+    def result_line(self) -> str:
+        out = self.rules.outcome(self.state)
+        a, b = out["scores"]
+        w = out["winner"]
+        if w is None:
+            return f"Game over: a draw, {a}–{b}"
+        return f"Game over: {self.seat_name(w)} wins {out['scores'][w]}–{out['scores'][1 - w]}"
+
+    def _draw_status(self, surface) -> None:
+        th = self.theme
+        text = self.status_text()
+        if text:
+            self._pill(surface, text[:1].upper() + text[1:], (BOARD.centerx, STATUS_Y), th.panel, size=16)
+        y = STATUS_Y + 36
+        st = self.state
+        if self.phase_for_human() == "fill_other":
+            note = f"Optional: {PLAYER_NAMES[1 - st.turn]} had to leave these triangles"
+            self._pill(surface, note, (BOARD.centerx, y), mix(th.accent, (0, 0, 0), 0.35), size=14)
+            y += 30
+        if self.msg is not None:
+            text, colour, _until = self.msg
+            img = self._text(text, 15, colour, True)
+            r = img.get_rect(center=(BOARD.centerx, y))
+            pygame.draw.rect(surface, mix(th.bg, th.panel, 0.6), r.inflate(24, 10), border_radius=8)
+            surface.blit(img, r)
+        if self.bot_error:
+            self._blit_text(surface, self.bot_error, 14, th.bad, bottomleft=(14, BOARD.bottom - 30))
+        info = self.hover_info()
+        if info:
+            self._blit_text(surface, info, 14, th.text_dim, bottomleft=(14, BOARD.bottom - 8))
+
+    def hover_info(self) -> str:
+        """A line about the sphere or module under the pointer."""
+        if self.mouse is None or not BOARD.collidepoint(self.mouse):
+            return ""
+        n = self.node_at(self.mouse)
+        if n is None:
+            return ""
+        b = self.state.board
+        m = MODULE_BY_NAME.get(n)
+        if m is not None:
+            what = "base" if m.kind == "base" else "solar module"
+            extra = " (solar counter waiting)" if n in self.state.solar_left else ""
+            return f"{PLAYER_NAMES[m.owner]}'s {what}{extra}: only {PLAYER_NAMES[m.owner]} may enter"
+        if n[0] == "c":
+            return "Energy sphere (complete)"
+        ends = b.tube_ends(n)
+        tubes = f"{ends} tube end{'s' if ends != 1 else ''}"
+        if n in PORTS:
+            return f"Port of {PLAYER_NAMES[MODULE_BY_NAME[PORTS[n]].owner]}'s {PORTS[n].split('_')[1].lower()} " \
+                   f"module: complete, {tubes}"
+        if n in DEAD:
+            return "Rim knot: never a complete sphere"
+        if n in b.complete:
+            return f"Complete sphere, {tubes}"
+        free = b.free_around(n)
+        return f"Sphere not complete yet: {free} free space triangle{'s' if free != 1 else ''} around"
+
+    # ------------------------------------------------------------------ panel
+    def _draw_panel(self, surface) -> None:
+        th = self.theme
+        st = self.state
+        surface.fill(th.panel, PANEL)
+        pygame.draw.line(surface, th.panel_edge, PANEL.topleft, PANEL.bottomleft)
+        self._blit_text(surface, "Tom Tube", 24, th.text, True, topleft=(PX, 14))
+        cfg = self.match.config
+        bits = []
+        if cfg["extra_energy"][0] or cfg["extra_energy"][1]:
+            bits += [f"{PLAYER_NAMES[p]} +{cfg['extra_energy'][p]} energy" for p in (0, 1) if cfg["extra_energy"][p]]
+        bits.append("aliens on" if cfg["alien_control"] else "no control or alien counters")
+        self._blit_text(surface, "  ·  ".join(bits), 13, th.text_dim, topleft=(PX, 46))
+        for p in (0, 1):
+            self._draw_player(surface, p)
+        self._draw_table(surface)
+        self._draw_actions(surface)
+        for b in self.panel_buttons:
+            b.draw(surface, self.app)
+        keys = ["D draw · F turn · 1 2 3 move · E exchange", "Ctrl+Z undo · F1 rules · Esc menu"]
+        for i, k in enumerate(keys):
+            self._blit_text(surface, k, 13, th.text_dim, midtop=(PANEL.centerx, 746 + i * 19))
+        _ = st
+
+    def _draw_player(self, surface, p: int) -> None:
+        th = self.theme
+        st = self.state
+        card = PLAYER_CARDS[p]
+        over = self.match.is_over()
+        acting = self.to_act() == p and not over
+        self._card(surface, card, active=acting)
+        self._blit_icon(surface, ("tom", "dave")[p], 40, (card.x + 30, card.y + 32))
+        name = self.seat_name(p)
+        self._blit_text(surface, name, 18, th.text, True, topleft=(card.x + 58, card.y + 10))
+        home = st.at[p] == BASES[p]
+        if st.stranded[p]:
+            sub = "lost in space"
+        elif self.anim is not None and self.anim["player"] == p:
+            sub = {"drift": "drifting", "control": "drifting (control)", "jump": "jumping"}[self.anim["mode"]] + "…"
+        elif acting and self.is_bot(p):
+            sub = "thinking" + "." * (1 + int(self.clock * 3) % 3)
+            self._spinner(surface, (card.x + 58 + self._text(name, 18, th.text, True).get_width() + 16, card.y + 21))
+        elif acting:
+            sub = "to play" if st.phase != "fill_other" else "may fill the other's triangles"
+        else:
+            sub = "at home" if home else "out in space"
+        if st.bonus_for == p:
+            sub += " · home with both solar counters"
+        self._blit_text(surface, sub, 13, th.accent if acting else th.text_dim, topleft=(card.x + 58, card.y + 33))
+        bd = self.rules.breakdown(st, p)
+        self._blit_text(surface, str(bd["total"]), 30, th.text, True, topright=(card.right - 14, card.y + 4))
+        self._blit_text(surface, "points", 12, th.text_dim, topright=(card.right - 14, card.y + 40))
+        # the base's supply and the solar progress
+        y = card.y + 74
+        x = card.x + 18
+        e, c, a, so = st.supply[p]
+        for kind, n in (("energy", e), ("control", c), ("alien", a)):
+            self._blit_icon(surface, kind, 20, (x + 10, y))
+            self._blit_text(surface, f"×{n}", 16, th.text if n else th.text_dim, True, midleft=(x + 24, y))
+            x += 62
+        x += 6
+        self._blit_text(surface, "solar", 13, th.text_dim, midleft=(x, y))
+        x += 42
+        for k in range(SOLAR_PER_PLAYER):
+            self._blit_icon(surface, "solar", 22, (x + 12 + k * 26, y), p, 255 if k < so else 60)
+        self._blit_text(surface, f"{so}/{SOLAR_PER_PLAYER}", 14, th.text, True, midleft=(x + 60, y))
+        # triangles in hand
+        hand = st.hands[p]
+        text = "Triangles: " + " · ".join(f"{PIECE_NAMES[pc]} {hand[i]}" for i, pc in enumerate(TRIANGLE_PIECES))
+        self._blit_text(surface, text, 13, th.text_dim, topleft=(card.x + 18, card.y + 96))
+
+    def _spinner(self, surface, c) -> None:
+        th = self.theme
+        for k in range(8):
+            a = self.clock * 6.0 + k * math.pi / 4
+            col = mix(th.panel, th.accent, (k + 1) / 8)
+            pygame.draw.circle(surface, col, (c[0] + 7 * math.cos(a), c[1] + 7 * math.sin(a)), 2)
+
+    def _draw_table(self, surface) -> None:
+        th = self.theme
+        st = self.state
+        card = TABLE_CARD
+        self._card(surface, card)
+        y = card.y + 20
+        x = card.x + 14
+        self._blit_text(surface, "Stock", 13, th.text_dim, True, midleft=(x, y))
+        x += 48
+        for kind, n in zip(("energy", "control", "alien"), st.stock):
+            self._blit_icon(surface, kind, 18, (x + 9, y))
+            self._blit_text(surface, str(n), 15, th.text, True, midleft=(x + 22, y))
+            x += 50
+        self._blit_text(surface, f"Stack: {len(st.stack)} rhomb{'s' if len(st.stack) != 1 else ''}", 15, th.text,
+                        True, midright=(card.right - 14, y))
+        y2 = card.y + 48
+        if st.bonus_for is not None and not (self.match.is_over() and st.end != "bonus"):
+            fast, slow = st.bonus_for, 1 - st.bonus_for
+            text = (f"Bonus phase: {PLAYER_NAMES[slow]}'s move turns so far {st.bonus_turns} "
+                    f"(+{st.bonus_turns} for {PLAYER_NAMES[fast]})")
+            self._blit_text(surface, text, 14, th.accent, True, midleft=(card.x + 14, y2))
+        else:
+            placed = len(st.board.rhombs)
+            self._blit_text(surface, f"Turn {st.turns + 1} · {placed} rhomb{'s' if placed != 1 else ''} placed",
+                            13, th.text_dim, midleft=(card.x + 14, y2))
+
+    def _draw_actions(self, surface) -> None:
+        th = self.theme
+        st = self.state
+        card = ACTION_CARD
+        ph = self.phase_for_human()
+        seat = self.to_act()
+        over = self.match.is_over()
+        self._card(surface, card)
+        x, y = card.x + 14, card.y + 12
+        if over:
+            self._blit_text(surface, "Game over", 18, th.text, True, topleft=(x, y))
+            self._blit_text(surface, self.end_reason(), 13, th.text_dim, topleft=(x, y + 28))
+            return
+        if ph is None:   # a bot acts
+            self._blit_text(surface, f"{self.seat_name(seat)} is to play", 18, th.text, True, topleft=(x, y))
+            if st.drawn is not None:
+                self._blit_text(surface, "It drew this rhomb:", 14, th.text_dim, topleft=(x, y + 32))
+                img = self._thumb("rhomb", (st.drawn, 0), 200)
+                surface.blit(img, img.get_rect(center=(card.centerx, card.y + 130)))
+            return
+        who = "You" if self.is_you(seat) else PLAYER_NAMES[seat]
+        if ph == "turn":
+            self._blit_text(surface, "Place a rhomb …", 16, th.text, True, topleft=(x, y))
+            self.b_draw.draw(surface, self.app)
+            self._blit_text(surface, "… or move the astronaut", 16, th.text, True, topleft=(x, card.y + 96))
+            for b in self.mode_buttons.values():
+                b.draw(surface, self.app)
+            if self.mode is not None:
+                n = len(self.rules.move_targets(st, seat, self.mode))
+                self._blit_text(surface, MODE_HELP[self.mode], 13, th.text_dim, topleft=(x, card.y + 170))
+                self._blit_text(surface, f"{n} destination{'s' if n != 1 else ''} ringed on the board", 13,
+                                th.text_dim, topleft=(x, card.y + 188))
+            self.b_exchange.draw(surface, self.app)
+            if st.bonus_for is not None:
+                self.b_draw.label = "No rhombs in the bonus phase"
+            elif not self.rules.placeable(st):
+                self.b_draw.label = "No rhomb can be placed"
+            else:
+                self.b_draw.label = "Draw a rhomb (D)"
+        elif ph == "place":
+            self._blit_text(surface, f"{who} drew this rhomb", 16, th.text, True, topleft=(x, y))
+            img = self._thumb("rhomb", (st.drawn, self.flip), 220)
+            surface.blit(img, img.get_rect(center=(card.centerx, card.y + 118)))
+            self.b_flip.draw(surface, self.app)
+        elif ph in ("fill", "fill_other"):
+            title = "Fill the isolated triangles" if ph == "fill" else f"{who} may fill them"
+            self._blit_text(surface, title, 16, th.text, True, topleft=(x, y))
+            n_iso = len(self.rules.isolated(st))
+            if ph == "fill_other":
+                line = f"{PLAYER_NAMES[1 - seat]} has none left. Fill with yours, or leave them empty."
+            else:
+                line = f"{n_iso} isolated triangle{'s' if n_iso != 1 else ''}: you must fill {'each' if n_iso > 1 else 'it'}."
+            self._blit_text(surface, line, 13, th.text_dim, topleft=(x, y + 26))
+            if self.fill_tri is None:
+                self._blit_text(surface, "Click a glowing triangle on the board", 14, th.accent, True,
+                                topleft=(x, y + 60))
+            else:
+                self._blit_text(surface, "Choose a triangle (1-5):", 13, th.text_dim, topleft=(x, y + 72))
+                for k, (b, a) in enumerate(zip(self.opt_buttons, self.opt_actions)):
+                    b.style = "primary" if k == self.hover_option else "normal"
+                    b.draw(surface, self.app)
+                    img = self._thumb("piece", (a["tri"], seat, a["piece"], a["rot"]), 54)
+                    surface.blit(img, img.get_rect(center=(b.rect.centerx, b.rect.y + 30)))
+                    label = f"{k + 1} {PIECE_NAMES[a['piece']]}"
+                    self._blit_text(surface, label, 12, th.bg if k == self.hover_option else th.text_dim, True,
+                                    midbottom=(b.rect.centerx, b.rect.bottom - 3))
+            if ph == "fill_other":
+                self.b_leave.draw(surface, self.app)
+
+    def _draw_result(self, surface) -> None:
+        th = self.theme
+        st = self.state
+        out = self.rules.outcome(st)
+        shade = pygame.Surface(BOARD.size, pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 130))
+        surface.blit(shade, BOARD.topleft)
+        box = self.end_box()
+        pygame.draw.rect(surface, th.panel, box, border_radius=18)
+        humans = [s for s in (0, 1) if not self.is_bot(s)]
+        win = out["winner"]
+        mine = len(humans) == 1 and win is not None
+        good = mine and win == humans[0]
+        pygame.draw.rect(surface, th.good if good else th.bad if mine else th.panel_edge, box, 2, border_radius=18)
+        if win is None:
+            title = "A draw"
+        elif mine:
+            title = "You win!" if good else "You lose"
+        else:
+            title = f"{PLAYER_NAMES[win]} wins"
+        self._blit_text(surface, title, 34, th.good if good else th.text, True, midtop=(box.centerx, box.y + 18))
+        reason = self.end_reason()
+        self._blit_text(surface, (reason[:1].upper() + reason[1:] + ".") if reason else "", 14, th.text_dim,
+                        midtop=(box.centerx, box.y + 64))
+        if win is not None and out["scores"][0] == out["scores"][1]:
+            self._blit_text(surface, f"Tied on points: {PLAYER_NAMES[win]} came home first.", 13, th.text_dim,
+                            midtop=(box.centerx, box.y + 84))
+        cols = [box.x + 30] + [box.x + 300 + 60 * k for k in range(6)]
+        heads = ("", "Energy", "Control", "Alien", "Solar", "Bonus", "Total")
+        y = box.y + 116
+        for k, (cx, label) in enumerate(zip(cols, heads)):
+            if k:
+                self._blit_text(surface, label, 13, th.text_dim, True, midtop=(cx, y))
+        pts_line = ("", f"×{POINTS['energy']}", f"×{POINTS['control']}", f"×{POINTS['alien']}", f"×{POINTS['solar']}",
+                    "1 a turn", "")
+        for k, (cx, label) in enumerate(zip(cols, pts_line)):
+            if k:
+                self._blit_text(surface, label, 12, th.text_dim, midtop=(cx, y + 17))
+        for p in (0, 1):
+            yy = y + 50 + p * 50
+            bd = out["breakdown"][p]
+            self._blit_icon(surface, ("tom", "dave")[p], 30, (cols[0] + 14, yy + 11))
+            self._blit_text(surface, self.seat_name(p), 17, th.text, True, midleft=(cols[0] + 38, yy + 11))
+            if st.stranded[p]:
+                self._blit_text(surface, "stranded in space", 12, th.bad, True, topleft=(cols[0] + 38, yy + 24))
+            vals = (bd["energy"], bd["control"], bd["alien"], bd["solar"], bd["bonus"], bd["total"])
+            for cx, v in zip(cols[1:], vals):
+                self._blit_text(surface, str(v), 19 if cx == cols[-1] else 17, th.text, cx == cols[-1],
+                                midtop=(cx, yy))
+        self._blit_text(surface, f"{out['turns']} turns · {out['rhombs_placed']} rhombs placed", 13, th.text_dim,
+                        midtop=(box.centerx, y + 160))
+        for b in self.end_buttons:
+            b.draw(surface, self.app)
