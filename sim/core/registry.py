@@ -67,6 +67,7 @@ GAMES: dict[str, str] = {
     "tumbleweed": "games.tumbleweed:SPEC",
     "tokami": "games.tokami:SPEC",
     "streetcar": "games.streetcar:SPEC",
+    "tomtube": "games.tomtube:SPEC",
 }
 
 
