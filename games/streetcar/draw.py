@@ -73,7 +73,7 @@ def track_line(a: int, b: int, s: float, offset: float = 0.0, steps: int = 10) -
     ``a`` and ``b``, shifted ``offset`` px sideways (toward the corner for curves; east/south for
     straights)."""
     if (a + 2) % 4 == b:
-        (x0, y0), (x1, y1) = _MID[a], _MID[b]
+        (x0, y0), x1 = _MID[a], _MID[b][0]
         if x0 == x1:     # north-south
             x = x0 * s + offset
             return [(x, 0.0), (x, float(s))]

@@ -51,7 +51,7 @@ from sim.core.rules import CHANCE, IllegalAction
 
 from . import draw
 from . import route as R
-from .data import (BUILDING_NAMES, BUILDINGS, FACE_LABELS, GRID, LINE_COLOURS, TERMINAL_NAMES, TILE_LABELS,
+from .data import (BUILDING_NAMES, BUILDINGS, FACE_LABELS, GRID, TERMINAL_NAMES, TILE_LABELS,
                    TILES, ring_side)
 from .tiles import BASE_TRACKS, EXITS, LEGS, ORIENT, TERMINAL_CELLS, cell_of, xy_of
 

@@ -78,7 +78,7 @@ def make_config(options: Any, seats: list[str]) -> dict[str, Any]:
     return cfg
 
 
-def selfplay(options: Any, seats: list[str], out: Any) -> int:
+def _selfplay(options: Any, seats: list[str], out: Any) -> int:
     """``playtable selfplay tumbleweed``: ``games.tumbleweed.selfplay.run`` with the seats as the two
     players (swapped every other game), ``options.games`` games from ``options.seed``, one JSON line per
     game with ``options.json``. Returns the exit status (0)."""
@@ -90,7 +90,7 @@ def selfplay(options: Any, seats: list[str], out: Any) -> int:
     return 0
 
 
-def bench(out) -> None:
+def _bench(out) -> None:
     """``playtable bench``: playout speed and the hard bot's move times (``bench.run``), then the
     screen's frame times on a side-11 middle game (dummy video driver)."""
     import os
@@ -124,6 +124,6 @@ SPEC = GameSpec(
     levels=LEVELS,
     cli_options=cli_options,
     make_config=make_config,
-    selfplay=selfplay,
-    bench=bench,
+    selfplay=_selfplay,
+    bench=_bench,
 )

@@ -32,7 +32,6 @@ seed. ``cancel()`` (a callable returning True) stops a search early; the best mo
 """
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass
@@ -40,8 +39,8 @@ from typing import Any, Callable
 
 from sim.core.rules import Action
 
-from .rules import (CODE_HEIGHT, CODE_LOS, CODE_OWNER, EMPTY, HEIGHT_MUL, LEGAL, NCODES, NEUTRAL,
-                    NEUTRAL_HEIGHT, OWNER_MUL, RED, WHITE, Engine, TumbleweedState)
+from .rules import (CODE_HEIGHT, CODE_LOS, CODE_OWNER, EMPTY, LEGAL, NCODES, NEUTRAL, OWNER_MUL, RED, WHITE,
+                    Engine, TumbleweedState)
 
 LEVELS = ("easy", "medium", "hard")
 PASS = -1

@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from sim.ai import RandomAgent
 from sim.core.match import Match
+from sim.core.record import to_record
 
 from .ai import TumbleweedAgent
 from .notation import move_tokens
@@ -109,7 +110,8 @@ def run(players: list[str], games: int, seed: int, size: int, json_lines: bool, 
         line = {"game": g, "seed": gseed, "size": size, "host": names[0], "guest": names[1],
                 "red": names[colours.index("red")], "white": names[colours.index("white")],
                 "moves": move_tokens(match), "scores": scores, "winner": winner, "ended": s.ended,
-                "plies": s.ply, "suicidal": [st["suicidal"][idx.index(k)] for k in (0, 1)]}
+                "plies": s.ply, "suicidal": [st["suicidal"][idx.index(k)] for k in (0, 1)],
+                "record": to_record(match)}
         if json_lines:
             write(json.dumps(line, separators=(",", ":")))
         else:
