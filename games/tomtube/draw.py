@@ -358,7 +358,7 @@ def paint_counter(surf: pygame.Surface, kind: str, c: Pt, r: float, owner: int |
     inner = [lerp(p, (sum(q[0] for q in pts) / len(pts), sum(q[1] for q in pts) / len(pts)), ow * 1.6 / r)
              for p in pts]
     pygame.draw.polygon(surf, rgb, inner)
-    hi = [lerp(p, inner[0], 0.55) for p in inner]
+    hi = [lerp(p, inner[-1], 0.7) for p in inner]   # a gloss in one corner; the middle stays plain
     pygame.draw.polygon(surf, mix(rgb, (255, 255, 255), 0.35), hi[:3])
 
 

@@ -170,8 +170,6 @@ def frame_times(frames: int = 240, turns: int = 24) -> tuple[list[float], list[f
         changed: list[float] = []
         for i in range(frames):
             st = m.state
-            if i == frames // 2 and st.phase == "place":
-                pass
             if i < frames // 2 and st.phase == "turn" and not m.is_over():
                 m.submit(st.turn, {"t": "draw"})
             st = m.state
@@ -247,6 +245,7 @@ class TomTubeScene(Scene):
         self._texts: dict[tuple, pygame.Surface] = {}
         self._icons: dict[tuple, pygame.Surface] = {}
         self._board_cache: tuple[Any, pygame.Surface] | None = None
+        self._space_cache: tuple[str, pygame.Surface] | None = None
         self._glow_cache: tuple[Any, pygame.Surface] | None = None
         self._ghosts: dict[tuple, tuple[pygame.Surface, tuple[int, int]]] = {}
         self._thumbs: dict[tuple, pygame.Surface] = {}
@@ -766,6 +765,22 @@ class TomTubeScene(Scene):
         self.anim = {"player": e["player"], "pts": pts, "acc": acc, "t": 0.0, "to": e["to"], "mode": e["mode"],
                      "dur": max(0.35, min(2.2, acc[-1] / MOVE_SPEED)), "pickup": None}
 
+    def destinations(self) -> dict[str, tuple[str, ...]]:
+        """The ringed destinations of the chosen mode -> the path shown (empty unless a human is to move
+        and a mode is chosen)."""
+        if self.phase_for_human() != "turn" or self.mode is None:
+            return {}
+        return self.rules.move_targets(self.state, self.to_act(), self.mode)
+
+    def astronaut_pos(self, p: int) -> tuple[float, float]:
+        """Where astronaut ``p`` is drawn now (px): his sphere, or on his way while gliding."""
+        anim = self.anim
+        if anim is not None and anim["player"] == p:
+            t = min(1.0, anim["t"] / anim["dur"])
+            t = t * t * (3 - 2 * t)
+            return self.xf.px(draw.point_at(anim["pts"], t * anim["acc"][-1], anim["acc"]))
+        return self.node_pos(self.state.at[p])
+
     def gliding(self) -> bool:
         """Whether an astronaut is on his way along a drift path (shown, not yet arrived)."""
         return self.anim is not None
@@ -993,16 +1008,19 @@ class TomTubeScene(Scene):
         key = (b, self.theme.name)
         if self._board_cache is not None and self._board_cache[0][0] is b and self._board_cache[0][1] == key[1]:
             return self._board_cache[1]
-        big = pygame.Surface((BOARD.w * SS, BOARD.h * SS))
-        big.fill(self.theme.bg)
+        if self._space_cache is None or self._space_cache[0] != key[1]:
+            space = pygame.Surface((BOARD.w * SS, BOARD.h * SS))
+            space.fill(self.theme.bg)
+            self.paint_space(space, self.xf.times(SS))
+            self._space_cache = (key[1], space)
+        big = self._space_cache[1].copy()
         self.paint_board(big, self.xf.times(SS), b)
         surf = pygame.transform.smoothscale(big, BOARD.size)
         self._board_cache = (key, surf)
         return surf
 
-    def paint_board(self, surf: pygame.Surface, xf: draw.Xform, board) -> None:
-        """Space, the space edges, modules with their printed tubes, every tile, sphere sectors and the
-        complete spheres of ``board`` onto ``surf`` through ``xf``."""
+    def paint_space(self, surf: pygame.Surface, xf: draw.Xform) -> None:
+        """What never changes: space with its stars, the space edges, the modules and printed tubes."""
         e = xf.scale
         P = lambda n: xf.px(node_xy(n))   # noqa: E731
         # space: the hexagon and a few stars
@@ -1026,6 +1044,13 @@ class TomTubeScene(Scene):
         # modules and their printed tubes
         for m in MODULES:
             self._paint_module(surf, xf, m)
+
+    def paint_board(self, surf: pygame.Surface, xf: draw.Xform, board) -> None:
+        """Over :meth:`paint_space`: abandoned triangles, every tile, the sphere sectors and the complete
+        spheres of ``board`` onto ``surf`` through ``xf``."""
+        e = xf.scale
+        lw = max(1, round(e / 40))
+        P = lambda n: xf.px(node_xy(n))   # noqa: E731
         # abandoned triangles: hatched, empty for good
         for t in board.abandoned:
             pts = [P(k) for k in TRI_CORNERS[t]]
@@ -1211,8 +1236,7 @@ class TomTubeScene(Scene):
                 img.set_alpha(215)
                 surface.blit(img, (x0, y0))
         elif ph == "turn" and self.mode is not None and self.anim is None:
-            seat = self.to_act()
-            targets = self.rules.move_targets(st, seat, self.mode)
+            targets = self.destinations()
             hover = self.node_at(self.mouse, prefer=targets) if self.mouse else None
             if hover in targets:
                 pts = [self.node_pos(n) for n in targets[hover]]
@@ -1239,13 +1263,7 @@ class TomTubeScene(Scene):
         # the astronauts
         asize = max(18, round(self.s * 0.46))
         for p in (0, 1):
-            if anim is not None and anim["player"] == p:
-                t = min(1.0, anim["t"] / anim["dur"])
-                t = t * t * (3 - 2 * t)
-                pos = self.xf.px(draw.point_at(anim["pts"], t * anim["acc"][-1], anim["acc"]))
-            else:
-                pos = self.node_pos(st.at[p])
-            self._blit_icon(surface, ("tom", "dave")[p], asize, pos)
+            self._blit_icon(surface, ("tom", "dave")[p], asize, self.astronaut_pos(p))
         if self.float_text is not None:
             text, at, colour, until = self.float_text
             left = max(0.0, until - self.clock)
