@@ -69,9 +69,9 @@ SNAP = 0.5                           # edges: the held rhomb snaps to a free slo
 SS = 2                               # the board picture is painted this many times larger, then scaled
 MODE_KEYS = {"drift": "1", "control": "2", "jump": "3"}
 MODE_LABELS = {"drift": "Drift", "control": "Control", "jump": "Jump"}
-MODE_HELP = {"drift": "Free drift through your own, striped and printed tubes",
-             "control": "Control drift through every colour: pays 1 control counter",
-             "jump": "Space jump along one space edge: pays 1 energy counter"}
+MODE_HELP = {"drift": "Free drift: your own, striped and printed tubes",
+             "control": "Control drift: tubes of every colour, pays 1 control counter",
+             "jump": "Space jump: along one space edge, pays 1 energy counter"}
 PIECE_NAMES = {"arc": "arc", "Y": "fork", "plain": "plain"}
 ENDED = {"bonus": "{fast} came home first with both solar counters; {slow} returned in {n} bonus "
                   "turn{s}",
@@ -415,6 +415,9 @@ class TomTubeScene(Scene):
         self.b_undo.enabled = self.undo_steps() > 0
         if ph == "turn":
             self.b_draw.enabled = st.bonus_for is None and self.rules.placeable(st)
+            self.b_draw.label = ("Draw a rhomb (D)" if self.b_draw.enabled else
+                                 "No rhombs in the bonus phase" if st.bonus_for is not None else
+                                 "No rhomb can be placed")
             for m, b in self.mode_buttons.items():
                 b.enabled = self.rules.can_pay(st, seat, m)
                 b.style = "primary" if self.mode == m else "normal"
@@ -1053,12 +1056,11 @@ class TomTubeScene(Scene):
         P = lambda n: xf.px(node_xy(n))   # noqa: E731
         # abandoned triangles: hatched, empty for good
         for t in board.abandoned:
-            pts = [P(k) for k in TRI_CORNERS[t]]
-            cx = sum(p[0] for p in pts) / 3
-            cy = sum(p[1] for p in pts) / 3
-            for k in range(-3, 4):
-                a = (cx + k * e * 0.09 - e * 0.4, cy - e * 0.4)
-                pygame.draw.line(surf, draw.ABANDONED, a, (a[0] + e * 0.8, a[1] + e * 0.8), lw)
+            a, b, c = (P(k) for k in TRI_CORNERS[t])
+            pygame.draw.polygon(surf, mix(draw.SPACE, draw.ABANDONED, 0.3), [a, b, c])
+            for k in range(1, 6):
+                f = k / 6
+                pygame.draw.line(surf, draw.ABANDONED, draw.lerp(a, b, f), draw.lerp(a, c, f), lw * 2)
         # tiles: plates and tubes, then sphere sectors over every tile corner
         complete = board.complete
         for slot, rid, flip in board.rhombs:
@@ -1431,8 +1433,8 @@ class TomTubeScene(Scene):
             sub = "to play" if st.phase != "fill_other" else "may fill the other's triangles"
         else:
             sub = "at home" if home else "out in space"
-        if st.bonus_for == p:
-            sub += " · home with both solar counters"
+        if st.bonus_for == p and not acting:
+            sub = "home with both solar counters"
         self._blit_text(surface, sub, 13, th.accent if acting else th.text_dim, topleft=(card.x + 58, card.y + 33))
         bd = self.rules.breakdown(st, p)
         self._blit_text(surface, str(bd["total"]), 30, th.text, True, topright=(card.right - 14, card.y + 4))
@@ -1481,8 +1483,7 @@ class TomTubeScene(Scene):
         y2 = card.y + 48
         if st.bonus_for is not None and not (self.match.is_over() and st.end != "bonus"):
             fast, slow = st.bonus_for, 1 - st.bonus_for
-            text = (f"Bonus phase: {PLAYER_NAMES[slow]}'s move turns so far {st.bonus_turns} "
-                    f"(+{st.bonus_turns} for {PLAYER_NAMES[fast]})")
+            text = f"Bonus phase: {PLAYER_NAMES[slow]}'s turns {st.bonus_turns} · +{st.bonus_turns} for {PLAYER_NAMES[fast]}"
             self._blit_text(surface, text, 14, th.accent, True, midleft=(card.x + 14, y2))
         else:
             placed = len(st.board.rhombs)
@@ -1522,12 +1523,6 @@ class TomTubeScene(Scene):
                 self._blit_text(surface, f"{n} destination{'s' if n != 1 else ''} ringed on the board", 13,
                                 th.text_dim, topleft=(x, card.y + 188))
             self.b_exchange.draw(surface, self.app)
-            if st.bonus_for is not None:
-                self.b_draw.label = "No rhombs in the bonus phase"
-            elif not self.rules.placeable(st):
-                self.b_draw.label = "No rhomb can be placed"
-            else:
-                self.b_draw.label = "Draw a rhomb (D)"
         elif ph == "place":
             self._blit_text(surface, f"{who} drew this rhomb", 16, th.text, True, topleft=(x, y))
             img = self._thumb("rhomb", (st.drawn, self.flip), 220)
