@@ -154,10 +154,10 @@ def bench(out) -> None:
     from .view import frame_times
     hover, changed = frame_times()
     hover.sort()
-    out(f"tomtube screen: frame time at 1280x800 (dummy driver, {len(hover)} frames placing a rhomb and "
-        f"choosing drift targets): median {statistics.median(hover):.2f} ms, p95 "
-        f"{hover[int(len(hover) * 0.95) - 1]:.2f} ms; after an action (board redrawn) "
-        f"{statistics.median(changed):.2f} ms median, {max(changed):.2f} ms max")
+    out(f"tomtube screen: frame time at 1280x800 (dummy driver, {len(hover)} frames holding a rhomb over the "
+        f"free slots or pointing at drift destinations): median {statistics.median(hover):.2f} ms, p95 "
+        f"{hover[int(len(hover) * 0.95) - 1]:.2f} ms; right after a placement or a move (a placement repaints "
+        f"the board) {statistics.median(changed):.2f} ms median, {max(changed):.2f} ms max")
 
 
 SPEC = GameSpec(

@@ -285,7 +285,8 @@ def piece_tubes(surf: pygame.Surface, pts: Sequence[Pt], owner: int, piece: str,
         pygame.draw.circle(surf, PALETTE[colour], centre, w * 0.62)
 
 
-def piece_sectors(surf: pygame.Surface, pts: Sequence[Pt], edge: float, colour_of: Callable[[int], "RGB | None"]) -> None:
+def piece_sectors(surf: pygame.Surface, pts: Sequence[Pt], edge: float,
+                  colour_of: Callable[[int], "RGB | None"]) -> None:
     r = SPHERE_R * edge
     for i in range(3):
         col = colour_of(i)

@@ -168,7 +168,10 @@ def frame_times(frames: int = 240, turns: int = 24) -> tuple[list[float], list[f
         scene = app.start_match(SPEC, m, autosave=False)
         pointer: list[float] = []
         changed: list[float] = []
+        start = len(m.log)
         for i in range(frames):
+            if i == frames // 2:
+                m.truncate(start)         # back to the start of the turn: now choose drift targets
             st = m.state
             if i < frames // 2 and st.phase == "turn" and not m.is_over():
                 m.submit(st.turn, {"t": "draw"})
@@ -193,9 +196,6 @@ def frame_times(frames: int = 240, turns: int = 24) -> tuple[list[float], list[f
             (changed if act else pointer).append((time.perf_counter() - t0) * 1000)
             if act and m.can_undo():
                 m.undo()
-            if i == frames // 2:
-                while m.state.phase != "turn" and m.can_undo():
-                    m.undo()
         return pointer[5:], changed
     finally:
         app.close()
@@ -1207,33 +1207,37 @@ class TomTubeScene(Scene):
         st = self.state
         th = self.theme
         if st.last_slot is not None and st.board.rhomb_at(st.last_slot) is not None:
-            rid, flip = st.board.rhomb_at(st.last_slot)
-            pts = [self.node_pos(v) for _k, v in sorted(rhomb_corners(st.last_slot, flip).items())]
-            pts = [pts[0], pts[1], pts[2], pts[3]]
+            _rid, flip = st.board.rhomb_at(st.last_slot)
+            corners = rhomb_corners(st.last_slot, flip)
+            pts = [self.node_pos(corners[k]) for k in "ABCD"]
             pygame.draw.lines(surface, mix(th.accent, draw.TILE, 0.35), True, pts, 2)
         ph = self.phase_for_human()
         pulse = 0.5 + 0.5 * math.sin(self.clock * 4.0)
         if ph == "place":
             surface.blit(self._glow_layer(), BOARD.topleft)
         elif ph in ("fill", "fill_other"):
-            for t in self.rules.isolated(st):
+            iso = self.rules.isolated(st)
+            shade = pygame.Surface(BOARD.size, pygame.SRCALPHA)
+            for t in iso:
+                pts = [self.node_pos(k) for k in TRI_CORNERS[t]]
+                pygame.draw.polygon(shade, (*draw.LEGAL, 70 if t == self.fill_tri else int(30 + 40 * pulse)), pts)
+            surface.blit(shade, BOARD.topleft)
+            for t in iso:
                 pts = [self.node_pos(k) for k in TRI_CORNERS[t]]
                 chosen = t == self.fill_tri
-                shade = pygame.Surface(BOARD.size, pygame.SRCALPHA)
-                pygame.draw.polygon(shade, (*draw.LEGAL, 70 if chosen else int(30 + 40 * pulse)), pts)
-                surface.blit(shade, (0, 0))
                 pygame.draw.polygon(surface, th.highlight if chosen else draw.LEGAL, pts, 3 if chosen else 2)
-            if self.fill_tri is not None and self.hover_option is not None and self.hover_option < len(self.opt_actions):
-                a = self.opt_actions[self.hover_option]
-                pts = [self.node_pos(k) for k in TRI_CORNERS[a["tri"]]]
+            k = self.hover_option
+            if self.fill_tri is not None and k is not None and k < len(self.opt_actions):
+                a = self.opt_actions[k]
+                pts = [self.node_pos(c) for c in TRI_CORNERS[a["tri"]]]
                 xs, ys = [p[0] for p in pts], [p[1] for p in pts]
                 x0, y0 = math.floor(min(xs) - 4), math.floor(min(ys) - 4)
                 w, h = math.ceil(max(xs) + 4) - x0, math.ceil(max(ys) + 4) - y0
                 seat = self.to_act()
 
-                def paint(big, k):
-                    draw.whole_piece(big, [((p[0] - x0) * k, (p[1] - y0) * k) for p in pts], seat, a["piece"],
-                                     a["rot"], self.s * k)
+                def paint(big, zoom):
+                    draw.whole_piece(big, [((p[0] - x0) * zoom, (p[1] - y0) * zoom) for p in pts], seat,
+                                     a["piece"], a["rot"], self.s * zoom)
                 img = draw.supersampled((w, h), paint)
                 img.set_alpha(215)
                 surface.blit(img, (x0, y0))
@@ -1326,7 +1330,8 @@ class TomTubeScene(Scene):
         fast = st.bonus_for
         lost = [PLAYER_NAMES[p] for p in (0, 1) if st.stranded[p]]
         return ENDED.get(end, "").format(
-            fast=PLAYER_NAMES[fast] if fast is not None else "", slow=PLAYER_NAMES[1 - fast] if fast is not None else "",
+            fast=PLAYER_NAMES[fast] if fast is not None else "",
+            slow=PLAYER_NAMES[1 - fast] if fast is not None else "",
             n=st.bonus_turns, s="" if st.bonus_turns == 1 else "s", lost=" and ".join(lost) or "an astronaut")
 
     def result_line(self) -> str:
@@ -1483,7 +1488,8 @@ class TomTubeScene(Scene):
         y2 = card.y + 48
         if st.bonus_for is not None and not (self.match.is_over() and st.end != "bonus"):
             fast, slow = st.bonus_for, 1 - st.bonus_for
-            text = f"Bonus phase: {PLAYER_NAMES[slow]}'s turns {st.bonus_turns} · +{st.bonus_turns} for {PLAYER_NAMES[fast]}"
+            n = st.bonus_turns
+            text = f"Bonus phase: {PLAYER_NAMES[slow]}'s turns {n} · +{n} for {PLAYER_NAMES[fast]}"
             self._blit_text(surface, text, 14, th.accent, True, midleft=(card.x + 14, y2))
         else:
             placed = len(st.board.rhombs)
@@ -1535,7 +1541,8 @@ class TomTubeScene(Scene):
             if ph == "fill_other":
                 line = f"{PLAYER_NAMES[1 - seat]} has none left. Fill with yours, or leave them empty."
             else:
-                line = f"{n_iso} isolated triangle{'s' if n_iso != 1 else ''}: you must fill {'each' if n_iso > 1 else 'it'}."
+                line = (f"{n_iso} isolated triangle{'s' if n_iso != 1 else ''}: "
+                        f"you must fill {'each' if n_iso > 1 else 'it'}.")
             self._blit_text(surface, line, 13, th.text_dim, topleft=(x, y + 26))
             if self.fill_tri is None:
                 self._blit_text(surface, "Click a glowing triangle on the board", 14, th.accent, True,
@@ -1586,8 +1593,7 @@ class TomTubeScene(Scene):
         for k, (cx, label) in enumerate(zip(cols, heads)):
             if k:
                 self._blit_text(surface, label, 13, th.text_dim, True, midtop=(cx, y))
-        pts_line = ("", f"×{POINTS['energy']}", f"×{POINTS['control']}", f"×{POINTS['alien']}", f"×{POINTS['solar']}",
-                    "1 a turn", "")
+        pts_line = ("",) + tuple(f"×{POINTS[k]}" for k in ("energy", "control", "alien", "solar")) + ("1 a turn", "")
         for k, (cx, label) in enumerate(zip(cols, pts_line)):
             if k:
                 self._blit_text(surface, label, 12, th.text_dim, midtop=(cx, y + 17))
