@@ -43,7 +43,7 @@ import pygame
 from sim.ai.worker import BotWorker
 from sim.app.scene import Scene, WheelSteps
 from sim.app.setup_view import Choice, SeatSetupScene
-from sim.app.widgets import Button, mix
+from sim.app.widgets import Button, mix, wrap_text
 from sim.core.match import Match
 from sim.core.rules import IllegalAction
 
@@ -1493,7 +1493,8 @@ class TomTubeScene(Scene):
             self._blit_text(surface, text, 14, th.accent, True, midleft=(card.x + 14, y2))
         else:
             placed = len(st.board.rhombs)
-            self._blit_text(surface, f"Turn {st.turns + 1} · {placed} rhomb{'s' if placed != 1 else ''} placed",
+            turn = f"{st.turns} turns" if self.match.is_over() else f"Turn {st.turns + 1}"
+            self._blit_text(surface, f"{turn} · {placed} rhomb{'s' if placed != 1 else ''} placed",
                             13, th.text_dim, midleft=(card.x + 14, y2))
 
     def _draw_actions(self, surface) -> None:
@@ -1507,7 +1508,10 @@ class TomTubeScene(Scene):
         x, y = card.x + 14, card.y + 12
         if over:
             self._blit_text(surface, "Game over", 18, th.text, True, topleft=(x, y))
-            self._blit_text(surface, self.end_reason(), 13, th.text_dim, topleft=(x, y + 28))
+            reason = self.end_reason()
+            reason = reason[:1].upper() + reason[1:] + "." if reason else ""
+            for i, line in enumerate(wrap_text(reason, self.app.font(14), card.w - 28)):
+                self._blit_text(surface, line, 14, th.text_dim, topleft=(x, y + 30 + i * 19))
             return
         if ph is None:   # a bot acts
             self._blit_text(surface, f"{self.seat_name(seat)} is to play", 18, th.text, True, topleft=(x, y))
