@@ -275,6 +275,11 @@ def test_draw_refused_click_flip_place_fill_and_undo_never_across_the_draw(app):
     opts = {(a["piece"], a["rot"]) for a in scene.opt_actions}
     assert opts == {("arc", 0), ("arc", 1), ("arc", 2), ("Y", 0), ("plain", 0)}
     assert all(a["tri"] == T0 for a in scene.opt_actions)
+    # a click on a free triangle that is not isolated is refused
+    free_tri = next(t for t in range(len(TRIANGLES)) if t not in m.state.board.covered and t != T0)
+    corners = [scene.node_pos(k) for k in TRI_CORNERS[free_tri]]
+    click(app, (sum(x for x, _ in corners) / 3, sum(y for _, y in corners) / 3))
+    assert "not isolated" in scene.msg[0] and scene.fill_tri == T0 and m.state.phase == "fill"
     fork = next(k for k, a in enumerate(scene.opt_actions) if a["piece"] == "Y")
     click(app, scene.opt_buttons[fork].rect.center)
     assert (T0, 0, "Y", 0) in m.state.board.pieces and m.state.hands[0] == (3, 2, 3)
@@ -392,6 +397,30 @@ def test_bot_thinks_off_the_frame_then_waits_its_pace(app):
     settle(app, scene, lambda: scene.human_turn())
     assert m.state.turn == 1 and all(e["p"] in (0, -1) for e in m.log)
     assert scene.undo_steps() == 0            # only the bot has acted: nothing of the human's to undo
+
+
+def test_undo_takes_back_a_move_until_the_bot_acts(app):
+    port = "2,-3"
+    scene, m, sounds = start(app, seats=("human", "bot:bot"))
+    gate = threading.Event()
+    real = scene._bot_job
+
+    def slow(st, seat):
+        job = real(st, seat)
+        return lambda cancelled: (gate.wait(10), job(cancelled))[1]
+    scene._bot_job = slow
+    click(app, scene.node_pos(port))
+    assert m.state.at[0] == port and scene.bot_thinking() and scene.undo_steps() == 1
+    app.step([key(pygame.K_z, **CTRL_Z)], STEP)          # the bot has not acted yet: back to the base
+    assert m.cursor == 0 and m.state.at[0] == "TOM_BASE" and sounds[-1] == "undo"
+    assert scene.human_turn() and not scene.worker.busy
+    click(app, scene.node_pos(port))
+    gate.set()
+    settle(app, scene, lambda: scene.human_turn() and not scene.gliding())
+    assert m.log[-1]["p"] == 1 and scene.undo_steps() == 0
+    cursor = m.cursor
+    app.step([key(pygame.K_z, **CTRL_Z)], STEP)          # once Dave has acted, nothing is taken back
+    assert m.cursor == cursor and "nothing to undo" in scene.msg[0].lower() and sounds[-1] == "reject"
 
 
 def test_a_replay_over_the_screen_never_wakes_the_bots(app):

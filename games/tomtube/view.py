@@ -11,17 +11,17 @@ A turn at this machine:
 * **placing**: D (or the Draw button) draws the top rhomb (an undo barrier); the free slots glow; the
   rhomb follows the pointer and snaps to the nearest free slot; F, the wheel or a right click turns it
   half round (its other orientation); a click lays it. A click where no rhomb fits is refused with the
-  rules' reason. Then every isolated triangle glows: click one (a single one is chosen already) and
-  pick one of the pictures in the panel (or press 1-5): each is a triangle you hold in a rotation
-  that gives a different picture. When the player has none left, the other player is asked to fill
+  rules' reason. Then every isolated triangle glows and they are offered one by one (the chosen one is
+  outlined white; a click picks another): pick one of the pictures in the panel (or press 1-5), each a
+  triangle you hold in a rotation that gives a different picture. When the player has none left, the other player is asked to fill
   them with his (a banner) or leave them empty (L);
 * **moving**: 1 free drift (chosen by default), 2 control drift (pays a control counter), 3 space
   jump (pays an energy counter); the destinations of the chosen mode are ringed, the pointer on one
   shows the path; a click moves the astronaut, who glides along the path and picks up the counter he
   stops on. E exchanges an alien counter (when the rules allow).
 
-Ctrl+Z takes back the last action of a human and any bot actions after it, never across a rhomb draw
-(``Match`` undo policy). Bots think in a :class:`sim.ai.worker.BotWorker`, never on the frame, and each
+Ctrl+Z takes back a human's last action (a placement, a fill, a move, an exchange) until the other
+player acts, never across a rhomb draw (``Match`` undo policy; rules.md "Playing here"). Bots think in a :class:`sim.ai.worker.BotWorker`, never on the frame, and each
 bot action stays on screen ``BOT_DELAY`` s before the next one; a "thinking" mark shows while they
 work. Esc goes back to the launcher (the match is autosaved), F1 shows the rules, V switches between
 the end card and the board.
@@ -601,24 +601,18 @@ class TomTubeScene(Scene):
                 self.refuse("that space triangle is not isolated: fill one of the glowing triangles")
 
     def undo_steps(self) -> int:
-        """How many log entries Ctrl+Z takes back: the bots' actions since the last human action and that
-        action itself (0 when there is none, the game is over, or the undo policy forbids it: never
-        across a rhomb draw)."""
+        """How many log entries Ctrl+Z takes back: 1 when the last action was a human's and the rules
+        let it be taken back (a placement, a fill, leaving triangles empty, a move, an exchange), else 0:
+        never across a rhomb draw, never once the other player has acted (rules.md "Playing here";
+        specs/DESIGN.md "Undo"), never after the end."""
         m = self.match
-        if m.is_over():
+        if m.is_over() or m.cursor == 0:
             return 0
-        k = m.cursor
-        n = 0
-        while k > 0:
-            entry = m.log[k - 1]
-            p = entry["p"]
-            if p < 0 or not self.rules.undoable(m.states[k - 1], p, entry["a"]):
-                return 0
-            n += 1
-            if not self.is_bot(p):
-                return n
-            k -= 1
-        return 0
+        entry = m.log[m.cursor - 1]
+        p = entry["p"]
+        if p < 0 or self.is_bot(p) or not self.rules.undoable(m.states[m.cursor - 1], p, entry["a"]):
+            return 0
+        return 1
 
     def do_undo(self) -> None:
         """Ctrl+Z: back to the position before the last human action."""
@@ -626,15 +620,14 @@ class TomTubeScene(Scene):
         if n == 0:
             if self.match.is_over():
                 self.refuse("the game is over: nothing can be taken back")
+            elif self.match.cursor and self.match.log[self.match.cursor - 1]["p"] < 0:
+                self.refuse("nothing to undo: a drawn rhomb can never be taken back")
             else:
-                self.refuse("nothing to undo (a drawn rhomb can never be taken back)")
+                self.refuse("nothing to undo: only your last action, before the other player acts")
             return
         self.worker.cancel()
         self._job = self._ready = None
-        for _ in range(n):
-            p = self.match.log[self.match.cursor - 1]["p"]
-            if not self.match.undo(p):
-                break
+        self.match.undo(self.match.log[self.match.cursor - 1]["p"])
         self._sound("undo")
 
     def do_rules(self) -> None:
@@ -663,7 +656,7 @@ class TomTubeScene(Scene):
         self.mode = "drift" if ph == "turn" else None
         iso = self.rules.isolated(st) if ph in ("fill", "fill_other") else ()
         if self.fill_tri not in iso:
-            self.fill_tri = iso[0] if len(iso) == 1 else None
+            self.fill_tri = iso[0] if iso else None     # offered one by one; a click picks another
         self.hover_slot = self.slot_at(self.mouse) if (ph == "place" and self.mouse) else None
 
     def _on_events(self, match: Match, events: list) -> None:
@@ -898,9 +891,6 @@ class TomTubeScene(Scene):
         digits = {pygame.K_1: 0, pygame.K_2: 1, pygame.K_3: 2, pygame.K_4: 3, pygame.K_5: 4,
                   pygame.K_KP1: 0, pygame.K_KP2: 1, pygame.K_KP3: 2, pygame.K_KP4: 3, pygame.K_KP5: 4}
         if k == pygame.K_ESCAPE:
-            if ph in ("fill", "fill_other") and self.fill_tri is not None and len(self.rules.isolated(self.state)) > 1:
-                self.fill_tri = None
-                return True
             return False   # the app: back to the launcher (the match stays autosaved)
         if k == pygame.K_d:
             self.do_draw()
@@ -1317,7 +1307,7 @@ class TomTubeScene(Scene):
         if st.phase == "place":
             return f"{who} rhomb: click a glowing slot; F or the wheel turns it round"
         if st.phase == "fill":
-            return f"{who} isolated triangles: click one, then pick a triangle (1-5)"
+            return f"{who} isolated triangles: pick a triangle for the white one (1-5); a click picks another"
         if st.phase == "fill_other":
             return (f"{PLAYER_NAMES[1 - seat]} has no triangles left: {PLAYER_NAMES[seat]} may fill them (1-5) "
                     f"or leave them empty (L)")
