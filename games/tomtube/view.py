@@ -13,18 +13,18 @@ A turn at this machine:
   half round (its other orientation); a click lays it. A click where no rhomb fits is refused with the
   rules' reason. Then every isolated triangle glows and they are offered one by one (the chosen one is
   outlined white; a click picks another): pick one of the pictures in the panel (or press 1-5), each a
-  triangle you hold in a rotation that gives a different picture. When the player has none left, the other player is asked to fill
-  them with his (a banner) or leave them empty (L);
+  triangle you hold in a rotation that gives a different picture. When the player has none left, the
+  other player is asked to fill them with his (a banner) or leave them empty (L);
 * **moving**: 1 free drift (chosen by default), 2 control drift (pays a control counter), 3 space
   jump (pays an energy counter); the destinations of the chosen mode are ringed, the pointer on one
   shows the path; a click moves the astronaut, who glides along the path and picks up the counter he
   stops on. E exchanges an alien counter (when the rules allow).
 
 Ctrl+Z takes back a human's last action (a placement, a fill, a move, an exchange) until the other
-player acts, never across a rhomb draw (``Match`` undo policy; rules.md "Playing here"). Bots think in a :class:`sim.ai.worker.BotWorker`, never on the frame, and each
-bot action stays on screen ``BOT_DELAY`` s before the next one; a "thinking" mark shows while they
-work. Esc goes back to the launcher (the match is autosaved), F1 shows the rules, V switches between
-the end card and the board.
+player acts, never across a rhomb draw (``Match`` undo policy; rules.md "Playing here"). Bots think in
+a :class:`sim.ai.worker.BotWorker`, never on the frame, and each bot action stays on screen
+``BOT_DELAY`` s before the next one; a "thinking" mark shows while they work. Esc goes back to the
+launcher (the match is autosaved), F1 shows the rules, V switches between the end card and the board.
 
 Scene contract (sim/app/scene.py): positions come from ``event.pos`` only; ``draw`` never changes the
 match; animation and bots run from ``update(dt)``.
