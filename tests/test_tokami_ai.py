@@ -20,7 +20,7 @@ from games.tokami.model import COLOURS, N_STICKS
 from games.tokami.rules import TokamiRules
 from games.tokami.world import TokamiWorld
 from sim.core.match import Match
-from sim.core.rules import PHYSICS, IllegalAction
+from sim.core.rules import PHYSICS
 
 R = TokamiRules()
 S2 = math.sqrt(2.0)
