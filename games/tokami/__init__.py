@@ -55,15 +55,10 @@ def _selfplay(options, seats, out) -> int:
 
 
 def _bench(out) -> None:
-    """The physics and bot figures (``bench.run``), then the screen's frame time while dragging."""
-    try:
-        from .bench import run
-    except ImportError:          # the bots' figures are not there yet: the screen's still are
-        run = None
-    if run is not None:
-        run(out)
-    from .bench_view import bench_frames
-    bench_frames(out)
+    """``playtable bench tokami``: physics step cost, bot think times and the screen's frame time while
+    dragging (``bench.run`` prints them all)."""
+    from .bench import run
+    run(out)
 
 
 def _describe(config) -> str:
