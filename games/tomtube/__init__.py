@@ -127,7 +127,7 @@ class _SeatedLines:
             flush()
 
 
-def selfplay(options: Any, seats: list[str], out: Any) -> int:
+def _selfplay(options: Any, seats: list[str], out: Any) -> int:
     """``playtable selfplay tomtube``: ``selfplay.run`` with the seats' levels as Tom and Dave,
     ``options.games`` games from ``options.seed``, the beginner flags; with ``options.json`` one JSON
     line per game (seed, players, result with the final score breakdown, the full record with the seats)
@@ -141,7 +141,7 @@ def selfplay(options: Any, seats: list[str], out: Any) -> int:
     return 0
 
 
-def bench(out) -> None:
+def _bench(out) -> None:
     """``playtable bench``: move generation on a full board and the bot's think time (``bench.run``),
     then the screen's frame times (dummy video driver)."""
     import os
@@ -176,6 +176,6 @@ SPEC = GameSpec(
     levels=LEVELS,
     cli_options=cli_options,
     make_config=make_config,
-    selfplay=selfplay,
-    bench=bench,
+    selfplay=_selfplay,
+    bench=_bench,
 )
