@@ -77,7 +77,7 @@ SPEC = GameSpec(
     name="streetcar",
     title="Streetcar",
     summary="Lay track to link your terminals through your stops, then race your tram home with "
-            "push-your-luck dice. 2 to 5 players, hot-seat or against bots.",
+            "push-your-luck dice.",
     make_rules=_rules,
     make_scene=_scene,
     rules_text=_HERE / "rules.md",

@@ -28,6 +28,8 @@ LEFT = 80
 CARD_W = 760
 CARD_H = 138
 CARD_GAP = 18
+COMPACT_GAP = 8
+MIN_CARD_H = 76
 LIST_TOP = 212
 LIST_BOTTOM = 724
 SIDE_X = 880
@@ -35,6 +37,16 @@ SIDE_W = 320
 
 #: Key hints shown under the side buttons.
 CONTROLS = (("Ctrl+Z / Y", "undo / redo"), ("H", "hint"), ("F1", "rules"), ("Esc", "back to this menu"))
+
+
+def card_metrics(n: int) -> tuple[int, int]:
+    """Height and gap (px) of the game cards so that ``n`` cards fit the list: full-size cards while they
+    fit, else compact ones (one-line titles, two summary lines) down to ``MIN_CARD_H``; beyond that the
+    list scrolls."""
+    room = LIST_BOTTOM - LIST_TOP
+    if n * (CARD_H + CARD_GAP) - CARD_GAP <= room:
+        return CARD_H, CARD_GAP
+    return max(MIN_CARD_H, min(CARD_H, (room + COMPACT_GAP) // max(1, n) - COMPACT_GAP)), COMPACT_GAP
 
 
 class GameEntry:
@@ -165,13 +177,27 @@ class LauncherScene(Scene):
         self.app.audio.play("reject")
 
     # ----------------------------------------------------------------- layout
+    @property
+    def card_h(self) -> int:
+        return card_metrics(len(self.entries))[0]
+
+    @property
+    def card_gap(self) -> int:
+        return card_metrics(len(self.entries))[1]
+
     def _layout(self) -> None:
         y = LIST_TOP - self.scroll
+        ch, gap = self.card_h, self.card_gap
+        compact = ch < CARD_H
         for e in self.entries:
-            e.rect = pygame.Rect(LEFT, y, CARD_W, CARD_H)
-            e.play.rect = pygame.Rect(e.rect.right - 24 - 130, e.rect.bottom - 20 - 46, 130, 46)
-            e.rules.rect = pygame.Rect(e.play.rect.x - 14 - 120, e.play.rect.y, 120, 46)
-            y += CARD_H + CARD_GAP
+            e.rect = pygame.Rect(LEFT, y, CARD_W, ch)
+            if compact:
+                e.play.rect = pygame.Rect(e.rect.right - 18 - 110, e.rect.centery - 20, 110, 40)
+                e.rules.rect = pygame.Rect(e.play.rect.x - 10 - 100, e.play.rect.y, 100, 40)
+            else:
+                e.play.rect = pygame.Rect(e.rect.right - 24 - 130, e.rect.bottom - 20 - 46, 130, 46)
+                e.rules.rect = pygame.Rect(e.play.rect.x - 14 - 120, e.play.rect.y, 120, 46)
+            y += ch + gap
         side_y = LIST_TOP
         self._resume_panel = pygame.Rect(SIDE_X, side_y, SIDE_W, 220)
         self.resume_button.rect.topleft = (SIDE_X + 24, self._resume_panel.bottom - 24 - 50)
@@ -197,7 +223,7 @@ class LauncherScene(Scene):
 
     @property
     def max_scroll(self) -> int:
-        total = len(self.entries) * (CARD_H + CARD_GAP) - CARD_GAP
+        total = len(self.entries) * (self.card_h + self.card_gap) - self.card_gap
         return max(0, total - (LIST_BOTTOM - LIST_TOP))
 
     # ----------------------------------------------------------------- scene
@@ -274,7 +300,7 @@ class LauncherScene(Scene):
         if not self.entries:
             msg = app.font(20).render("No games are installed.", True, th.text_dim)
             surface.blit(msg, (LEFT, LIST_TOP + 10))
-        y_err = min(LIST_BOTTOM, LIST_TOP + len(self.entries) * (CARD_H + CARD_GAP)) + 4
+        y_err = min(LIST_BOTTOM, LIST_TOP + len(self.entries) * (self.card_h + self.card_gap)) + 4
         for line in self.errors[:2]:
             img = app.font(16).render(line[:110], True, th.bad)
             surface.blit(img, (LEFT, y_err))
@@ -308,20 +334,22 @@ class LauncherScene(Scene):
         hot = any(b.hover or b.focused for b in (e.play, e.rules))
         pygame.draw.rect(surface, th.panel, r, border_radius=14)
         pygame.draw.rect(surface, th.accent if hot else th.panel_edge, r, 1, border_radius=14)
-        pygame.draw.rect(surface, th.accent, (r.x, r.y + 18, 5, r.h - 36), border_radius=3)
-        title = app.font(28, True).render(e.spec.title, True, th.text)
-        surface.blit(title, (r.x + 28, r.y + 18))
+        compact = r.h < CARD_H
+        inset = 12 if compact else 18
+        pygame.draw.rect(surface, th.accent, (r.x, r.y + inset, 5, r.h - 2 * inset), border_radius=3)
+        title = app.font(22 if compact else 28, True).render(e.spec.title, True, th.text)
+        surface.blit(title, (r.x + 28, r.y + (7 if compact else 18)))
         players = str(getattr(e.spec, "players", "") or "")
         if players:
             tag = "1 player" if players == "1" else f"{players} players"
-            img = app.font(15, True).render(tag.upper(), True, th.text_dim)
-            surface.blit(img, (r.x + 36 + title.get_width(), r.y + 30))
-        font = app.font(18)
+            img = app.font(13 if compact else 15, True).render(tag.upper(), True, th.text_dim)
+            surface.blit(img, (r.x + 36 + title.get_width(), r.y + (15 if compact else 30)))
+        font = app.font(15 if compact else 18)
         text_w = e.rules.rect.x - 24 - (r.x + 28)
-        y = r.y + 62
-        for line in wrap_text(e.spec.summary, font, text_w)[:3]:
+        y = r.y + (37 if compact else 62)
+        for line in wrap_text(e.spec.summary, font, text_w)[:2 if compact else 3]:
             surface.blit(font.render(line, True, th.text_dim), (r.x + 28, y))
-            y += font.get_linesize() + 2
+            y += font.get_linesize() + (0 if compact else 2)
         e.rules.draw(surface, app)
         e.play.draw(surface, app)
 
@@ -388,7 +416,7 @@ class LauncherScene(Scene):
         font = self.app.font(17)
         lines = wrap_text(text, font, CARD_W - 32)[:3]
         h = 20 + 24 * len(lines)
-        top = LIST_TOP + len(self.entries) * (CARD_H + CARD_GAP) + 2 * 22 * min(1, len(self.errors))
+        top = LIST_TOP + len(self.entries) * (self.card_h + self.card_gap) + 2 * 22 * min(1, len(self.errors))
         top = min(top, LIST_BOTTOM - h)
         box = pygame.Rect(LEFT, top, CARD_W, h)
         pygame.draw.rect(surface, mix(th.panel, th.bad, 0.25), box, border_radius=10)
