@@ -32,3 +32,12 @@ def test_package_attributes_do_not_shadow_its_modules(package):
             continue
         value = getattr(pkg, path.stem, None)
         assert value is None or isinstance(value, types.ModuleType), f"{package}.{path.stem} is {value!r}"
+
+
+def test_every_registered_game_has_a_launcher_card_in_view():
+    from sim.app.launcher import CARD_GAP, CARD_H, LIST_BOTTOM, LIST_TOP, MIN_CARD_H, card_metrics
+    assert card_metrics(2) == (CARD_H, CARD_GAP)
+    n = len(GAMES)
+    h, gap = card_metrics(n)
+    assert h >= MIN_CARD_H
+    assert n * h + (n - 1) * gap <= LIST_BOTTOM - LIST_TOP, "the launcher would hide a game below the fold"
