@@ -88,3 +88,33 @@ def test_bench_runs_only_the_named_game(fake_game, capsys):
     assert cli.main(["bench", "fake"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1:] == ["fake: 1 figure"]
+
+
+def test_help_lists_every_games_own_flags(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--help"])
+    out = capsys.readouterr().out
+    for name, spec_flag in (("tokami", "--rounds"), ("tumbleweed", "--size"), ("streetcar", "--dice"),
+                            ("tomtube", "--no-aliens")):
+        assert any(line.split()[:2] == [name, spec_flag] for line in out.splitlines()), (name, spec_flag)
+
+
+def test_headless_replay_with_a_screenshot_saves_the_replay_screen(tmp_path, capsys):
+    import json as _json
+
+    from games.gobble.ai import make_solitaire_agent
+    from sim.core.match import Match
+    from sim.core.record import to_record
+    from sim.core.registry import get_spec
+
+    spec = get_spec("gobble-solitaire")
+    m = Match(spec.make_rules(), None, 4)
+    bot = make_solitaire_agent("greedy", 4)
+    for _ in range(5):
+        m.submit(0, bot.select_action(m.rules, m.state, 0))
+    rec = tmp_path / "rec.json"
+    rec.write_text(_json.dumps(to_record(m)))
+    shot = tmp_path / "shot.png"
+    assert cli.main(["--headless", "--frames", "2", "--screenshot", str(shot), "replay", str(rec)]) == 0
+    assert shot.is_file() and shot.stat().st_size > 1000
+    assert cli.main(["--headless", "--screenshot", str(tmp_path / "no" / "x.png"), "replay", str(rec)]) == 2

@@ -58,6 +58,32 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
 
 
+def game_flags_help() -> str:
+    """Each game's own flags for ``play`` / ``selfplay`` (``GameSpec.cli_options``), as help text."""
+    from sim.core.registry import game_names, get_spec
+
+    lines = ["game flags (after the game's name):"]
+    for name in game_names():
+        try:
+            spec = get_spec(name)
+        except Exception:  # noqa: BLE001 - a broken game must not break --help
+            continue
+        if spec.cli_options is None:
+            continue
+        gp = argparse.ArgumentParser(add_help=False)
+        spec.cli_options(gp)
+        for act in gp._actions:
+            flag = ", ".join(act.option_strings)
+            if act.metavar:
+                flag += f" {act.metavar}"
+            elif act.choices:
+                flag += " " + "|".join(str(c) for c in act.choices)
+            elif act.nargs != 0:
+                flag += f" {act.dest.upper()}"
+            lines.append(f"  {name:<11} {flag:<34} {act.help or ''}")
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from sim.core.registry import game_names
 
@@ -70,14 +96,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--screenshot", metavar="PATH", help="save the last frame as PNG")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
-    play = sub.add_parser("play", help="start a game", description="Start a new game in the window.")
+    flags = game_flags_help()
+    play = sub.add_parser("play", help="start a game", description="Start a new game in the window.",
+                          epilog=flags, formatter_class=argparse.RawDescriptionHelpFormatter)
     play.add_argument("game", help=f"one of: {names}")
     play.add_argument("--seed", type=_int, help="seed of the game's random draws (default: random)")
     play.add_argument("--players", help="seats, e.g. human,bot:hard,bot:medium (games with seats)")
     play.add_argument("--handicap", help="real-time games: extra tiles per seat, e.g. 3,0,0")
 
     sp = sub.add_parser("selfplay", help="bots play whole games headless",
-                        description="Bots play whole games without a window, as fast as the machine allows.")
+                        description="Bots play whole games without a window, as fast as the machine allows.",
+                        epilog=flags, formatter_class=argparse.RawDescriptionHelpFormatter)
     sp.add_argument("game", help=f"one of: {names}")
     sp.add_argument("--games", type=_positive, default=10, help="number of games (default 10)")
     sp.add_argument("--seed", type=_int, default=0, help="seed of the first game; game i uses seed+i")
@@ -441,6 +470,10 @@ def cmd_replay(args: argparse.Namespace, headless: bool) -> int:
         match = from_record(data)
     except RecordError as e:
         raise UsageError(f"{args.file}: {e}") from None
+    if headless and (getattr(args, "frames", None) or getattr(args, "screenshot", None)):
+        # the replay screen itself, without a window: --frames N --screenshot PATH save its last frame
+        from sim.app.main import run_app
+        return run_app(headless=True, frames=args.frames or 1, screenshot=args.screenshot, replay=match)
     if headless:
         print(json.dumps({"game": match.rules.info.name, "seed": match.seed, "actions": len(match.log),
                           "over": match.is_over(), "result": match.outcome()}, separators=(",", ":")))
@@ -450,6 +483,18 @@ def cmd_replay(args: argparse.Namespace, headless: bool) -> int:
 
 
 # -------------------------------------------------------------------- main
+def _check_screenshot(path: str) -> None:
+    """Raise UsageError unless a PNG can be written at ``path``."""
+    shot = Path(path)
+    folder = shot.parent if str(shot.parent) else Path(".")
+    if shot.is_dir():
+        raise UsageError(f"--screenshot {path!r} is a folder, not a file name")
+    if not folder.is_dir():
+        raise UsageError(f"--screenshot: folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"--screenshot: cannot write in folder {str(folder)!r}")
+
+
 def _game_flags(args: argparse.Namespace, extra: list[str]) -> None:
     """Parse the game's own flags (``GameSpec.cli_options``) of ``play`` / ``selfplay`` from ``extra``
     into ``args``. Raises UsageError for a flag that neither playtable nor the game knows."""
@@ -479,7 +524,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         headless = bool(args.headless or getattr(args, "replay_headless", False))
         if args.command == "selfplay":
             return cmd_selfplay(args)
+        if args.screenshot:
+            _check_screenshot(args.screenshot)
         if args.command == "replay":
+            if (args.frames or args.screenshot) and not os.environ.get("DISPLAY") \
+                    and not os.environ.get("WAYLAND_DISPLAY"):
+                headless = True
             return cmd_replay(args, headless)
         if args.command == "host":
             return cmd_host(args)
@@ -496,15 +546,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             spec = get_spec(args.game)
             config = seats_config(spec, args.players, args.handicap, options=args)
             game, seed = args.game, args.seed
-        if args.screenshot:
-            shot = Path(args.screenshot)
-            folder = shot.parent if str(shot.parent) else Path(".")
-            if shot.is_dir():
-                raise UsageError(f"--screenshot {args.screenshot!r} is a folder, not a file name")
-            if not folder.is_dir():
-                raise UsageError(f"--screenshot: folder {str(folder)!r} does not exist")
-            if not os.access(folder, os.W_OK):
-                raise UsageError(f"--screenshot: cannot write in folder {str(folder)!r}")
         if (args.frames or args.screenshot) and not headless and not os.environ.get("DISPLAY") \
                 and not os.environ.get("WAYLAND_DISPLAY"):
             headless = True
