@@ -36,13 +36,11 @@ from __future__ import annotations
 
 import os
 import random
-import sys
-import traceback
 from typing import Any
 
 import pygame
 
-from sim.ai.worker import BotWorker
+from sim.ai.worker import BotTurns
 from sim.app.scene import Scene, WheelSteps
 from sim.app.setup_view import SEAT_COLOURS, Choice, SeatSetupScene
 from sim.app.widgets import Button, mix
@@ -192,9 +190,8 @@ class StreetcarScene(Scene):
         n = match.config["players"]
         self.seats: list[str] = list(match.config.get("seats") or ["human"] * n)
         self.confirmed: int | None = opts.get("confirmed")
-        self.worker = BotWorker("streetcar-bot")
-        self._job: tuple[Any, int] | None = None
-        self._ready: tuple[Any, dict] | None = None
+        self.bots = BotTurns("streetcar-bot")
+        self.worker = self.bots.worker
         self.bot_error: str | None = None
         self.since = BOT_DELAY
         self.clock = 0.0
@@ -234,8 +231,7 @@ class StreetcarScene(Scene):
             self.match.listeners.insert(0, self._on_events)
 
     def on_exit(self) -> None:
-        self.worker.cancel()
-        self._job = self._ready = None
+        self.bots.cancel()
         try:
             self.match.listeners.remove(self._on_events)
         except ValueError:
@@ -932,36 +928,11 @@ class StreetcarScene(Scene):
         return bool(self.anim_roll is not None or self.anim_tram or self.anim_jump)
 
     def _drive_bot(self) -> None:
-        st = self.state
         seat = self.to_act()
-        if seat is None or not self.is_bot(seat):
-            if self._job is not None:
-                self.worker.cancel()
-                self._job = self._ready = None
-            return
-        if self._job is None or self._job[0] is not st:
-            self.worker.cancel()
-            self._ready = None
-            self._job = (st, seat)
-            self.worker.start(self._bot_job(st, seat))
-        if self._ready is None:
-            try:
-                done, act = self.worker.poll()
-            except Exception as e:  # noqa: BLE001 - a broken bot must not stop the game
-                traceback.print_exc(file=sys.stderr)
-                self.bot_error = f"{self.seat_name(seat)} failed ({e.__class__.__name__}); it played at random"
-                done, act = True, self._fallback(st, seat)
-            if done:
-                self._ready = (st, act)
-        if (self._ready is not None and self._ready[0] is st and self.since >= BOT_DELAY
-                and not self.animating()):
-            act = self._ready[1]
-            self._job = self._ready = None
-            try:
-                self.match.submit(seat, act)
-            except IllegalAction as e:
-                self.bot_error = f"{self.seat_name(seat)} chose an illegal action ({e}); it played at random"
-                self.match.submit(seat, self._fallback(st, seat))
+        err = self.bots.step(self.match, seat if self.is_bot(seat) else None, self._bot_job, self._fallback,
+                             self.since >= BOT_DELAY and not self.animating())
+        if err:
+            self.bot_error = f"{self.seat_name(seat)} {err}"
 
     def bot_thinking(self) -> bool:
         """Whether a bot is to act now (the "thinking" mark)."""

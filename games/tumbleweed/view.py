@@ -38,12 +38,11 @@ import math
 import os
 import random
 import sys
-import traceback
 from typing import Any
 
 import pygame
 
-from sim.ai.worker import BotWorker
+from sim.ai.worker import BotTurns
 from sim.app.scene import Scene, WheelSteps
 from sim.app.setup_view import Choice, SeatSetupScene
 from sim.app.widgets import Button, mix
@@ -238,9 +237,8 @@ class TumbleweedScene(Scene):
         self.prefs: dict[str, bool] = dict(PREF_DEFAULTS)
         self.prefs.update(load_prefs() if prefs is None else {k: bool(v) for k, v in prefs.items()
                                                               if k in PREF_DEFAULTS})
-        self.worker = BotWorker("tumbleweed-bot")
-        self._job: tuple[Any, int] | None = None        # (state, seat) the bot is thinking about
-        self._ready: tuple[Any, dict] | None = None      # (state, action) waiting for BOT_DELAY
+        self.bots = BotTurns("tumbleweed-bot")
+        self.worker = self.bots.worker
         self.bot_error: str | None = None
         self.since = BOT_DELAY                          # s since the last action was shown
         self.clock = 0.0
@@ -269,8 +267,7 @@ class TumbleweedScene(Scene):
             self.match.listeners.insert(0, self._on_events)
 
     def on_exit(self) -> None:
-        self.worker.cancel()
-        self._job = self._ready = None
+        self.bots.cancel()
         try:
             self.match.listeners.remove(self._on_events)
         except ValueError:
@@ -557,8 +554,7 @@ class TumbleweedScene(Scene):
             self.refuse("the game is over: nothing can be taken back" if self.match.is_over()
                         else "nothing to undo")
             return
-        self.worker.cancel()
-        self._job = self._ready = None
+        self.bots.cancel()
         for _ in range(n):
             p = self.match.log[self.match.cursor - 1]["p"]
             if not self.match.undo(p):
@@ -658,35 +654,11 @@ class TumbleweedScene(Scene):
         return rng.choice(places) if places else acts[0]
 
     def _drive_bot(self) -> None:
-        st = self.state
         seat = self.to_act()
-        if seat is None or not self.is_bot(seat):
-            if self._job is not None:
-                self.worker.cancel()
-                self._job = self._ready = None
-            return
-        if self._job is None or self._job[0] is not st:
-            self.worker.cancel()
-            self._ready = None
-            self._job = (st, seat)
-            self.worker.start(self._bot_job(st, seat))
-        if self._ready is None:
-            try:
-                done, act = self.worker.poll()
-            except Exception as e:  # noqa: BLE001 - a broken bot must not stop the game
-                traceback.print_exc(file=sys.stderr)
-                self.bot_error = f"{self.seat_name(seat)} failed ({e.__class__.__name__}); it played at random"
-                done, act = True, self._fallback(st, seat)
-            if done:
-                self._ready = (st, act)
-        if self._ready is not None and self._ready[0] is st and self.since >= BOT_DELAY:
-            act = self._ready[1]
-            self._job = self._ready = None
-            try:
-                self.match.submit(seat, act)
-            except IllegalAction as e:
-                self.bot_error = f"{self.seat_name(seat)} chose an illegal move ({e}); it played at random"
-                self.match.submit(seat, self._fallback(st, seat))
+        err = self.bots.step(self.match, seat if self.is_bot(seat) else None, self._bot_job, self._fallback,
+                             self.since >= BOT_DELAY)
+        if err:
+            self.bot_error = f"{self.seat_name(seat)} {err}"
 
     def bot_thinking(self) -> bool:
         """Whether a bot is working on its move now (the "thinking" mark)."""

@@ -10,8 +10,10 @@ screen stays responsive because it never waits on the worker.
 """
 from __future__ import annotations
 
+import sys
 import threading
 import time
+import traceback
 from typing import Any, Callable
 
 Job = Callable[[Callable[[], bool]], Any]
@@ -97,3 +99,62 @@ class BotWorker:
             return True
         t.join(timeout)
         return not t.is_alive()
+
+
+class BotTurns:
+    """Plays the bot seats of a turn-based match from a screen, one decision at a time.
+
+    Call :meth:`step` once a frame. When ``seat`` (a bot seat that is to act, or None) is to act in the
+    match's current state, its decision runs in a :class:`BotWorker` (``make_job(state, seat)`` gives
+    the job, whose result is the action); the action is submitted once it is ready *and* the screen
+    says it may be shown (``may_play``: e.g. the pace delay has passed and no animation runs). A bot
+    that raises, or chooses an action the rules refuse, plays ``fallback(state, seat)`` instead, and
+    :meth:`step` returns a one-line reason for the screen to show. A decision about a state that is no
+    longer current is dropped and made again.
+    """
+
+    def __init__(self, name: str = "bot"):
+        self.worker = BotWorker(name)
+        self._job: tuple[Any, int] | None = None        # (state, seat) being decided
+        self._ready: tuple[Any, Any] | None = None      # (state, action) waiting for may_play
+
+    def cancel(self) -> None:
+        """Drop the decision in progress (undo, leaving the screen)."""
+        self.worker.cancel()
+        self._job = self._ready = None
+
+    def step(self, match: Any, seat: int | None, make_job: Callable[[Any, int], Job],
+             fallback: Callable[[Any, int], Any], may_play: bool) -> str | None:
+        """Advance the bot seat ``seat`` by one frame; returns a reason when the bot failed, else None.
+
+        Raises what ``match.submit`` raises for an illegal ``fallback`` action."""
+        from sim.core.rules import IllegalAction
+
+        st = match.state
+        if seat is None:
+            if self._job is not None:
+                self.cancel()
+            return None
+        if self._job is None or self._job[0] is not st:
+            self.cancel()
+            self._job = (st, seat)
+            self.worker.start(make_job(st, seat))
+        error = None
+        if self._ready is None:
+            try:
+                done, act = self.worker.poll()
+            except Exception as e:  # noqa: BLE001 - a broken bot must not stop the game
+                traceback.print_exc(file=sys.stderr)
+                error = f"failed ({e.__class__.__name__}); it played at random"
+                done, act = True, fallback(st, seat)
+            if done:
+                self._ready = (st, act)
+        if self._ready is not None and self._ready[0] is st and may_play:
+            act = self._ready[1]
+            self._job = self._ready = None
+            try:
+                match.submit(seat, act)
+            except IllegalAction as e:
+                error = f"chose an illegal action ({e}); it played at random"
+                match.submit(seat, fallback(st, seat))
+        return error
