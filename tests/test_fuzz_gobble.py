@@ -50,7 +50,7 @@ def test_fuzz_20000_events_on_solitaire_scene():
             m = s.match
             assert m.rules.invariants(m.state) == []
             if s in app.stack:
-                assert s._on_events in m.listeners  # the scene hears its match while it is shown
+                assert s._table_events in m.listeners  # the scene hears its match while it is shown
             seen_logs.add((id(m), len(m.log)))
             seen_phases.add(m.state.phase)
             frames[0] += 1

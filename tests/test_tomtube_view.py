@@ -290,7 +290,7 @@ def test_draw_refused_click_flip_place_fill_and_undo_never_across_the_draw(app):
     app.step([key(pygame.K_z, **CTRL_Z)], STEP)
     assert m.state.phase == "place" and m.state.drawn == drawn and m.state.board.rhomb_at(TARGET_SLOT) is None
     app.step([key(pygame.K_z, **CTRL_Z)], STEP)
-    assert m.state.phase == "place" and "nothing to undo" in scene.msg[0].lower()
+    assert m.state.phase == "place" and "nothing to undo" in app.toast_text.lower()
     # again with the other orientation, and the plain triangle by its key
     app.step([key(pygame.K_f)], STEP)
     click(app, target)
@@ -420,7 +420,7 @@ def test_undo_takes_back_a_move_until_the_bot_acts(app):
     assert m.log[-1]["p"] == 1 and scene.undo_steps() == 0
     cursor = m.cursor
     app.step([key(pygame.K_z, **CTRL_Z)], STEP)          # once Dave has acted, nothing is taken back
-    assert m.cursor == cursor and "nothing to undo" in scene.msg[0].lower() and sounds[-1] == "reject"
+    assert m.cursor == cursor and "nothing to undo" in app.toast_text.lower() and sounds[-1] == "reject"
 
 
 def test_a_replay_over_the_screen_never_wakes_the_bots(app):

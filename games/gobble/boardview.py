@@ -13,8 +13,8 @@ expectations").
   or click it then click a cell; wheel, right click or Q/E turn it; while held, the legal cells are
   highlighted (strongly at the current rotation), the ghost snaps to the nearest legal cell (green) or
   shows a red cross and the reason; a failed drop flies back to its source;
-* feedback: a status message, the "Gobble!" banner, the flash on a new tile, flying tiles, and a text
-  cache.
+* feedback: the "Gobble!" banner, the flash on a new tile and flying tiles (the message line, sounds,
+  table keys and the text cache come from the table screen, :class:`sim.app.table.TableScene`).
 
 A subclass names its sources and says what a drop does (hooks below); every position comes from
 ``event.pos`` and ``draw`` never changes the match.
@@ -26,10 +26,9 @@ from typing import Any
 
 import pygame
 
-from sim.app.scene import Scene, WheelSteps
+from sim.app.table import TableScene
 from sim.app.widgets import Button, mix
 from sim.core.hexgrid import DIRS, hex_to_pixel
-from sim.core.rules import IllegalAction
 
 from . import draw
 from .board import Board, gift_count
@@ -46,9 +45,9 @@ def fmt_time(t: float | None) -> str:
     return f"{t // 3600}:{t // 60 % 60:02d}:{t % 60:02d}" if t >= 3600 else f"{t // 60:02d}:{t % 60:02d}"
 
 
-class BoardScene(Scene):
-    """A scene with a Gobble board view and a tile in hand. Subclasses set the layout constants and
-    implement the hooks; ``self.match`` must be set before :meth:`_init_board_view`."""
+class BoardScene(TableScene):
+    """A table screen with a Gobble board view and a tile in hand. Subclasses set the layout constants
+    and implement the hooks, and call :meth:`_init_board_view` after ``TableScene.__init__``."""
 
     #: The board area (px) and the screen point the camera centre is shown at.
     BOARD = pygame.Rect(0, 0, 952, 800)
@@ -66,7 +65,6 @@ class BoardScene(Scene):
     HAND_DRAG_S = 54       # size of a tile dragged outside the board
 
     def _init_board_view(self) -> None:
-        self.wheel = WheelSteps()
         # camera: unit-size world point shown at VIEW_CENTER, corner radius in px
         self.s = 44
         self.cam = (0.0, 0.0)
@@ -77,12 +75,9 @@ class BoardScene(Scene):
         self.pan: dict[str, Any] | None = None
         self.pending_click: dict[str, Any] | None = None
         # feedback
-        self.msg: tuple[str, tuple, float] | None = None
         self.banner: tuple[str, float, int] | None = None
         self.flash: tuple[tuple[int, int], float] | None = None
         self.fly: dict[str, Any] | None = None
-        self.clock = 0.0                      # animation time (from update)
-        self._texts: dict[tuple, pygame.Surface] = {}
         self._layer: tuple[tuple, pygame.Surface, tuple[int, int]] | None = None
         self._pl: tuple[Any, dict] | None = None          # (board, {tile: placements})
         self._fit_cache: tuple[Any, tuple] | None = None
@@ -90,10 +85,6 @@ class BoardScene(Scene):
         self._bg_key: tuple | None = None
 
     # ------------------------------------------------------------------ hooks
-    @property
-    def state(self):
-        return self.match.state
-
     def view_board(self) -> Board:
         """The board shown."""
         return self.state.board
@@ -138,7 +129,7 @@ class BoardScene(Scene):
 
     def on_click_mode(self) -> None:
         """The held tile was clicked (not dragged): it now follows the pointer until a cell is clicked."""
-        self._say("Now click a highlighted space (right click or wheel turns the tile)", self.theme.text_dim)
+        self.say("Now click a highlighted space (right click or wheel turns the tile)", self.theme.text_dim)
 
     def held_tile(self) -> int | None:
         """The tile in hand, or None."""
@@ -147,20 +138,8 @@ class BoardScene(Scene):
         return self.tile_of(self.hold["src"])
 
     # ------------------------------------------------------------------ services
-    @property
-    def theme(self):
-        return self.app.theme
-
     def _symbols(self) -> bool:
         return bool(self.theme.symbols or getattr(self.app, "settings", {}).get("symbols"))
-
-    def _sound(self, name: str) -> None:
-        audio = getattr(self.app, "audio", None)
-        if audio is not None:
-            audio.play(name)
-
-    def _say(self, text: str, colour=None, seconds: float = 2.6) -> None:
-        self.msg = (text, colour or self.theme.text, seconds)
 
     # ------------------------------------------------------------------ board queries
     def placements(self, tile: int) -> dict[tuple[int, int], tuple[int, ...]]:
@@ -193,27 +172,10 @@ class BoardScene(Scene):
     # ------------------------------------------------------------------ camera
     # ------------------------------------------------------------------ shared actions
     def submit_as(self, seat: int | None, action: dict) -> bool:
-        """Send ``action`` for ``seat``; a refused one (illegal, or made stale by another player's
-        move) is reported with the reject cue and the reason. Returns whether it was applied."""
-        if seat is None:
-            return False
-        try:
-            self.match.submit(seat, action)
-        except IllegalAction as e:
-            self._sound("reject")
-            why = str(e)
-            self._say(why[:1].upper() + why[1:], self.theme.bad)
-            return False
-        self._refresh_buttons()
-        return True
-
-    def start_new_match(self, spec: Any) -> None:
-        """A new match of ``spec`` with this match's config on a fresh random seed."""
-        from sim.app.main import random_seed
-        from sim.core.match import Match
-
-        m = Match(self.match.rules, self.match.config, random_seed())
-        self.app.start_match(spec, m)
+        ok = super().submit_as(seat, action)
+        if ok:
+            self._refresh_buttons()
+        return ok
 
     def draw_hint(self, surface, act, sym) -> None:
         """The hinted placement ``act``: a pulsing glow, the ghost tile and an accent outline."""
@@ -325,7 +287,7 @@ class BoardScene(Scene):
         self._fit()
 
     # ------------------------------------------------------------------ input
-    def handle_event(self, event: Any) -> bool:
+    def handle_input(self, event: Any) -> bool:
         et = event.type
         if et == pygame.MOUSEMOTION:
             self.pointer = event.pos
@@ -501,9 +463,8 @@ class BoardScene(Scene):
 
     # ------------------------------------------------------------------ update helpers
     def _tick_feedback(self, dt: float) -> None:
-        if self.msg is not None:
-            text, col, left = self.msg
-            self.msg = (text, col, left - dt) if left - dt > 0 else None
+        if self.msg is not None and self.clock >= self.msg[2]:
+            self.msg = None
         if self.banner is not None:
             text, t, lvl = self.banner
             self.banner = (text, t + dt, lvl) if t + dt < self.BANNER_TIME else None
@@ -516,33 +477,8 @@ class BoardScene(Scene):
                 self.fly = None
 
     # ------------------------------------------------------------------ drawing helpers
-    def _text(self, text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
-        key = (text, size, tuple(colour), bold)
-        surf = self._texts.get(key)
-        if surf is None:
-            if len(self._texts) > 800:
-                self._texts.clear()
-            surf = self.app.font(size, bold).render(text, True, colour)
-            self._texts[key] = surf
-        return surf
-
-    def _blit_text(self, surface, text, size, colour, bold=False, **anchor) -> pygame.Rect:
-        img = self._text(text, size, colour, bold)
-        r = img.get_rect(**anchor)
-        surface.blit(img, r)
-        return r
-
-    def _pill(self, surface, text, centre, colour, fg=None, size=19, alpha=235) -> pygame.Rect:
-        th = self.theme
-        img = self._text(text, size, fg or th.text, True)
-        r = img.get_rect(center=centre)
-        box = r.inflate(30, 14)
-        bg = pygame.Surface(box.size, pygame.SRCALPHA)
-        pygame.draw.rect(bg, tuple(colour) + (alpha,), bg.get_rect(), border_radius=box.h // 2)
-        surface.blit(bg, box)
-        pygame.draw.rect(surface, mix(colour, (255, 255, 255), 0.35), box, 1, border_radius=box.h // 2)
-        surface.blit(img, r)
-        return box
+    def _pill(self, surface, text, centre, colour, fg=None, size=19, alpha=235, **kw) -> pygame.Rect:
+        return self.kit.pill(surface, text, centre, colour, fg, size, alpha=alpha, **kw)
 
     def _cross(self, surface, c, r, colour) -> None:
         w = max(3, round(r / 7))
@@ -550,14 +486,6 @@ class BoardScene(Scene):
         for a, b in (((-d, -d), (d, d)), ((-d, d), (d, -d))):
             pygame.draw.line(surface, (0, 0, 0), (c[0] + a[0], c[1] + a[1] + 2), (c[0] + b[0], c[1] + b[1] + 2), w + 4)
             pygame.draw.line(surface, colour, (c[0] + a[0], c[1] + a[1]), (c[0] + b[0], c[1] + b[1]), w)
-
-    def _card(self, surface, rect, label=None, edge=None) -> None:
-        th = self.theme
-        pygame.draw.rect(surface, mix(th.panel, th.bg, 0.45), rect, border_radius=12)
-        pygame.draw.rect(surface, edge or mix(th.panel, th.panel_edge, 0.6), rect, 1 if edge is None else 2,
-                         border_radius=12)
-        if label:
-            self._blit_text(surface, label, 13, th.text_dim, True, topleft=(rect.x + 14, rect.y + 10))
 
     def _background(self) -> pygame.Surface:
         """The board area's vignette and the panels, cached per palette."""
@@ -730,7 +658,7 @@ class BoardScene(Scene):
         if self.msg is None:
             return
         th = self.theme
-        text, colour, left = self.msg
+        text, colour, _until = self.msg
         img = self._text(text, 17, colour, True)
         r = img.get_rect(midtop=(self.BOARD.centerx, y))
         box = r.inflate(24, 12)

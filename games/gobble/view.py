@@ -131,8 +131,8 @@ class SolitaireScene(BoardScene):
     HAND_DRAG_S = HAND_S
 
     def __init__(self, app: Any, match: Match, **opts: Any):
-        super().__init__(app)
-        self.match = match
+        from . import SOLITAIRE
+        super().__init__(app, match, SOLITAIRE)
         # time spent on this game, kept in the record's meta so a resumed game's clock goes on
         self.elapsed = float(opts.get("elapsed", match.meta.get("elapsed", 0.0)))
         self._init_board_view()
@@ -141,9 +141,7 @@ class SolitaireScene(BoardScene):
         self._rot_for: tuple | None = None
         self.draw_in = 1.0
         self.penalty_wait = 0.0
-        self.hint: tuple[int, dict] | None = None
         self.last_gobble = 1                  # level of the latest gobble (rescue card headline)
-        self.show_result = True
         self.result: dict[str, Any] | None = None
         self._recorded = match.is_over()      # a match that was over already is not counted again
         self._agent = None
@@ -153,17 +151,6 @@ class SolitaireScene(BoardScene):
         self.on_enter()
         if self._recorded:
             self.result = {"stats": load_stats(), "counted": False}
-
-    def on_enter(self) -> None:
-        """Listen to the match while on the stack (again after being pushed back)."""
-        if self._on_events not in self.match.listeners:
-            self.match.listeners.insert(0, self._on_events)
-
-    def on_exit(self) -> None:
-        try:
-            self.match.listeners.remove(self._on_events)
-        except ValueError:
-            pass
 
     # ------------------------------------------------------------------ derived state
     def movable(self) -> int | None:
@@ -219,7 +206,7 @@ class SolitaireScene(BoardScene):
         self.b_redo = Button((col[2], y1, bw, bh), "Redo", self.do_redo, font_size=17, tooltip="Ctrl+Y")
         self.b_fit = Button((col[0], y2, bw, bh), "Fit view", self.do_fit, font_size=17, tooltip="F")
         self.b_rules = Button((col[1], y2, bw, bh), "Rules", self.do_rules, font_size=17, tooltip="F1")
-        self.b_menu = Button((col[2], y2, bw, bh), "Menu", self.do_launcher, font_size=17, style="quiet")
+        self.b_menu = Button((col[2], y2, bw, bh), "Menu", self.do_menu, font_size=17, style="quiet")
         half = (PW - 30) // 2
         ry = HAND_CARD.bottom - 52
         self.b_return = Button((PX + 10, ry, half, 40), "Return  R", self.do_return, font_size=17,
@@ -230,7 +217,7 @@ class SolitaireScene(BoardScene):
         ox, oy = W_LOGICAL // 2, 400
         self.b_new = Button((ox - 250, oy + 104, 160, 46), "New game", self.do_new_game, style="primary",
                             font_size=18)
-        self.b_launch = Button((ox - 80, oy + 104, 160, 46), "Launcher", self.do_launcher, font_size=18)
+        self.b_launch = Button((ox - 80, oy + 104, 160, 46), "Launcher", self.do_menu, font_size=18)
         self.b_view = Button((ox + 90, oy + 104, 160, 46), "View board", self.do_toggle_result, font_size=18)
         self.b_show = Button((BOARD.centerx - 90, BOARD.bottom - 64, 180, 42), "Show result", self.do_toggle_result,
                              font_size=17, style="primary")
@@ -259,8 +246,10 @@ class SolitaireScene(BoardScene):
         return self.submit_as(0, action)
 
     def do_hint(self) -> None:
+        """H: the greedy bot's choice, shown on the board at once (it is quick)."""
         st = self.state
         if self.match.is_over():
+            self.unavailable("the game is over")
             return
         if self._agent is None:
             try:
@@ -290,34 +279,27 @@ class SolitaireScene(BoardScene):
             k = (act["rot"] - self.rot) % 6
             turn = "" if k == 0 else f" after {k} turn{'s' if k > 1 else ''} clockwise" if k <= 3 else \
                 f" after {6 - k} turn{'s' if 6 - k > 1 else ''} anticlockwise"
-            self._say(f"Hint: the glowing space{turn}", self.theme.accent, 4.0)
+            self.say(f"Hint: the glowing space{turn}", self.theme.accent, 4.0)
         elif t == "return":
-            self._say("Hint: return the top penalty tile to the bag (R)", self.theme.accent, 4.0)
+            self.say("Hint: return the top penalty tile to the bag (R)", self.theme.accent, 4.0)
         elif t == "skip":
-            self._say("Hint: keep the penalty tile (K)", self.theme.accent, 4.0)
+            self.say("Hint: keep the penalty tile (K)", self.theme.accent, 4.0)
         elif t == "penalty":
-            self._say("Hint: this tile fits nowhere (Space)", self.theme.accent, 4.0)
+            self.say("Hint: this tile fits nowhere (Space)", self.theme.accent, 4.0)
 
     def do_undo(self) -> None:
+        """Ctrl+Z: a placement, while no new tile has been drawn (a draw can never be taken back)."""
         if self.match.undo(0):
             self._sound("undo")
         else:
-            self._say("Nothing to undo: a draw from the bag cannot be taken back", self.theme.text_dim)
+            self.unavailable("the game is over: nothing can be taken back" if self.match.is_over() else
+                             "nothing to undo: a draw from the bag cannot be taken back")
 
     def do_redo(self) -> None:
         if self.match.redo():
             self._sound("undo")
-
-    def do_rules(self) -> None:
-        show = getattr(self.app, "show_rules", None)
-        if show is not None:
-            from . import SOLITAIRE
-            show(SOLITAIRE)
-
-    def do_launcher(self) -> None:
-        go = getattr(self.app, "to_launcher", None)
-        if go is not None:
-            go()
+        else:
+            self.unavailable("nothing to redo")
 
     def do_return(self) -> None:
         if self.state.phase == "rescue":
@@ -332,8 +314,7 @@ class SolitaireScene(BoardScene):
             self.submit({"t": "penalty"})
 
     def do_new_game(self) -> None:
-        from . import SOLITAIRE
-        self.start_new_match(SOLITAIRE)
+        self.do_play_again()
 
     def do_toggle_result(self) -> None:
         self.show_result = not self.show_result
@@ -370,7 +351,7 @@ class SolitaireScene(BoardScene):
             elif kind == "rescue":
                 if e.get("how") == "return":
                     sounds.append("click")
-                    self._say("The tile went back into the bag", th.text_dim)
+                    self.say("The tile went back into the bag", th.text_dim)
                 elif e.get("how") == "skip":
                     sounds.append("click")
             elif kind in ("undo", "redo", "seek"):
@@ -396,14 +377,7 @@ class SolitaireScene(BoardScene):
     def _key(self, event) -> bool:
         k = event.key
         mods = getattr(event, "mod", 0)
-        ctrl = bool(mods & (pygame.KMOD_CTRL | pygame.KMOD_META))
-        if ctrl:
-            if k == pygame.K_z and not mods & pygame.KMOD_SHIFT:
-                self.do_undo()
-                return True
-            if k == pygame.K_y or (k == pygame.K_z and mods & pygame.KMOD_SHIFT):
-                self.do_redo()
-                return True
+        if mods & (pygame.KMOD_CTRL | pygame.KMOD_META):
             return False
         over = self.match.is_over()
         if over and self.result is not None:
@@ -413,9 +387,6 @@ class SolitaireScene(BoardScene):
             if k == pygame.K_v:
                 self.do_toggle_result()
                 return True
-        if k == pygame.K_h:
-            self.do_hint()
-            return True
         if k == pygame.K_r and self.state.phase == "rescue":
             self.do_return()
             return True

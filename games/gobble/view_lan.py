@@ -218,9 +218,9 @@ class LanRaceScene(RaceScene):
                 self.pending.pop(msg["seq"], None)
                 self._sound("reject")
                 why = str(msg.get("reason") or "refused")
-                self._say("Host refused: " + why[:1].upper() + why[1:], self.theme.bad, 3.5)
+                self.say("Host refused: " + why[:1].upper() + why[1:], self.theme.bad, 3.5)
             elif t == "error":
-                self._say(f"Host: {msg.get('message', msg.get('code'))}", self.theme.bad, 3.5)
+                self.say(f"Host: {msg.get('message', msg.get('code'))}", self.theme.bad, 3.5)
             elif t == "over":
                 if self.match.state is not None:
                     self.match.state.deadlock = bool(msg.get("outcome", {}).get("deadlock"))
@@ -282,16 +282,16 @@ class LanRaceScene(RaceScene):
                 if best is None or k > best[0]:
                     best = (k, {"t": "place", "src": src, "tile": t, "rot": rot, "q": cell[0], "r": cell[1]})
         if best is None:
-            self._say("Hint: no place for any of your tiles right now", self.theme.accent)
+            self.say("Hint: no place for any of your tiles right now", self.theme.accent)
             return
-        self.hint = (board, best[1])
+        self.board_hint = (board, best[1])
         self._sound("hint")
-        self._say("Hint: your tile in the glowing space", self.theme.accent, 4.0)
+        self.say("Hint: your tile in the glowing space", self.theme.accent, 4.0)
 
     end_keys_hint = "N: back to the launcher  ·  V: view the board  ·  Esc: menu"
 
     def do_new_race(self) -> None:
-        self.do_launcher()
+        self.do_menu()
 
     def _draw_result(self, surface) -> None:
         super()._draw_result(surface)
@@ -301,9 +301,9 @@ class LanRaceScene(RaceScene):
 
     def key(self, event) -> bool:
         """As in the local race, plus Enter: play the hinted move (H shows it)."""
-        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.playing() and self.hint is not None:
-            board, act = self.hint
-            self.hint = None
+        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.playing() and self.board_hint is not None:
+            board, act = self.board_hint
+            self.board_hint = None
             if board is self.state.board:
                 self.submit(act)
             return True

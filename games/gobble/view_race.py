@@ -30,6 +30,7 @@ import pygame
 from sim.ai.realtime import BotTimers
 from sim.app.widgets import Button, dim_backdrop, mix
 from sim.core.match import Match
+from sim.core.seats import parse as parse_seat
 
 from . import draw
 from .boardview import GOBBLE_NAMES, H_LOGICAL, BoardScene, fmt_time
@@ -92,16 +93,17 @@ class RaceScene(BoardScene):
     HAND_DRAG_S = HAND_S
 
     def __init__(self, app: Any, match: Match, **opts: Any):
-        super().__init__(app)
-        self.match = match
+        from . import RACE
+        super().__init__(app, match, RACE)
         self._init_board_view()
         seats = list(match.config.get("seats") or [])
         self.kinds = seats + ["human"] * (match.state.n - len(seats))
-        self.humans = [i for i, k in enumerate(self.kinds) if k == "human"]
-        self.seat: int | None = self.humans[0] if self.humans else None
+        self.seat_list = [parse_seat(k) for k in self.kinds]
+        self.seats = list(self.kinds)
+        humans = self.humans()
+        self.seat: int | None = humans[0] if humans else None
         bots = opts.get("bots")
         if bots is None:
-            from . import RACE
             bots = [RACE.make_bot(i, k.split(":", 1)[1], match.seed)
                     for i, k in enumerate(self.kinds) if k.startswith("bot:")]
         for b in bots:  # a resumed race: each bot's first look comes after its own delay, not at once
@@ -114,29 +116,14 @@ class RaceScene(BoardScene):
         self.notices: list[list] = []              # [text, colour, age s]
         self.panel_flash: dict[int, tuple[str, float]] = {}
         self._finish: tuple[int, dict] | None = None
-        self.hint: tuple[Any, dict] | None = None  # (board, action)
-        self.show_result = True
+        self.board_hint: tuple[Any, dict] | None = None  # (board, action)
         self._ended = match.is_over()
         self._build_buttons()
         self._sync_tiles()
         self._fit(immediate=True)
-        match.listeners.append(self._on_events)
-
-    def on_enter(self) -> None:
-        if self._on_events not in self.match.listeners:
-            self.match.listeners.append(self._on_events)
-
-    def on_exit(self) -> None:
-        try:
-            self.match.listeners.remove(self._on_events)
-        except ValueError:
-            pass
+        self.on_enter()
 
     # ------------------------------------------------------------------ derived state
-    @property
-    def rules(self):
-        return self.match.rules
-
     def me(self):
         """The mouse seat's Seat, or None without one."""
         return None if self.seat is None else self.state.seats[self.seat]
@@ -193,7 +180,7 @@ class RaceScene(BoardScene):
         if st.phase not in ("play", "over"):
             return
         keep: dict[int, int] = {}
-        for h in self.humans:
+        for h in self.humans():
             seat = st.seats[h]
             tiles = list(st.revealed(h)) + ([seat.stack[-1]] if seat.stack else [])
             for t in tiles:
@@ -297,7 +284,7 @@ class RaceScene(BoardScene):
         self.hold = None
 
     def on_click_mode(self) -> None:
-        self._say("Now click a highlighted space (right click or wheel turns the tile)", self.theme.text_dim)
+        self.say("Now click a highlighted space (right click or wheel turns the tile)", self.theme.text_dim)
 
     # ------------------------------------------------------------------ layout
     def panel_rects(self) -> list[tuple[int, pygame.Rect]]:
@@ -326,7 +313,7 @@ class RaceScene(BoardScene):
         col = [PX, PX + bw + gap, PX + 2 * (bw + gap)]
         self.b_fit = Button((col[0], y, bw, bh), "Fit view", self.do_fit, font_size=16, tooltip="F")
         self.b_rules = Button((col[1], y, bw, bh), "Rules", self.do_rules, font_size=16, tooltip="F1")
-        self.b_menu = Button((col[2], y, bw, bh), "Menu", self.do_launcher, font_size=16, style="quiet")
+        self.b_menu = Button((col[2], y, bw, bh), "Menu", self.do_menu, font_size=16, style="quiet")
         self.panel_buttons = [self.b_fit, self.b_rules, self.b_menu]
         self.b_discard = Button((HAND_CARD.x + 14, HAND_CARD.bottom - 48, HAND_CARD.w - 28, 36),
                                 "Put it on your stack   D", self.discard, font_size=15)
@@ -338,7 +325,7 @@ class RaceScene(BoardScene):
                                   lambda: self.choose_src("stack"), font_size=15)
         ox = BOARD.centerx
         self.b_new = Button((ox - 250, 0, 160, 46), "New race", self.do_new_race, style="primary", font_size=18)
-        self.b_launch = Button((ox - 80, 0, 160, 46), "Launcher", self.do_launcher, font_size=18)
+        self.b_launch = Button((ox - 80, 0, 160, 46), "Launcher", self.do_menu, font_size=18)
         self.b_view = Button((ox + 90, 0, 160, 46), "View board", self.do_toggle_result, font_size=18)
         self.b_show = Button((BOARD.centerx - 90, BOARD.bottom - 60, 180, 42), "Show ranking",
                              self.do_toggle_result, font_size=17, style="primary")
@@ -407,7 +394,7 @@ class RaceScene(BoardScene):
             tile = held if held in rev else (rev[0] if rev else None)
         if tile is None:
             self._sound("reject")
-            self._say("No revealed tile to put on your stack", self.theme.bad)
+            self.say("No revealed tile to put on your stack", self.theme.bad)
             return False
         if self.hold is not None and self.hold["src"] == ("pile", tile):
             self.hold = None
@@ -419,7 +406,7 @@ class RaceScene(BoardScene):
             return
         if (src == "pile" and not me.pile) or (src == "stack" and not me.stack):
             self._sound("reject")
-            self._say(f"Your {'pile' if src == 'pile' else 'penalty stack'} is empty", self.theme.bad)
+            self.say(f"Your {'pile' if src == 'pile' else 'penalty stack'} is empty", self.theme.bad)
             return
         self.gift_src = src
         self._sound("click")
@@ -433,7 +420,7 @@ class RaceScene(BoardScene):
             return False
         if self.state.seats[to].out is not None:
             self._sound("reject")
-            self._say(f"{self.tag(to)} is OUT: no gifts to a player who has finished", self.theme.bad)
+            self.say(f"{self.tag(to)} is OUT: no gifts to a player who has finished", self.theme.bad)
             return False
         me = self.me()
         src = self.gift_src
@@ -446,29 +433,31 @@ class RaceScene(BoardScene):
         return self.submit({"t": "gift", "src": src, "to": to})
 
     def switch_seat(self) -> None:
-        if len(self.humans) < 2:
+        if len(self.humans()) < 2:
             return
-        i = self.humans.index(self.seat)
-        self.seat = self.humans[(i + 1) % len(self.humans)]
+        i = self.humans().index(self.seat)
+        self.seat = self.humans()[(i + 1) % len(self.humans())]
         self.hold = None
-        self.hint = None
+        self.board_hint = None
         self._sound("click")
-        self._say(f"The mouse now plays {self.tag(self.seat)}", self.theme.text)
+        self.say(f"The mouse now plays {self.tag(self.seat)}", self.theme.text)
         self._refresh_buttons()
 
     def do_hint(self) -> None:
+        """H: where the hard bot would put one of your tiles now (quick, so on the frame)."""
         if not self.playing():
+            self.unavailable("the game is over" if self.match.is_over() else "a hint is for a seat in the race")
             return
         from .ai import make_race_bot
         bot = make_race_bot(self.seat, "hard", self.match.seed)
         act = bot._placement(self.rules, self.state)
         if act is None:
-            self._say("Hint: no place for any of your tiles right now", self.theme.accent)
+            self.say("Hint: no place for any of your tiles right now", self.theme.accent)
             return
-        self.hint = (self.state.board, act)
+        self.board_hint = (self.state.board, act)
         self._sound("hint")
         where = "your stack's top tile" if act["src"] == "stack" else "your tile"
-        self._say(f"Hint: {where} in the glowing space", self.theme.accent, 4.0)
+        self.say(f"Hint: {where} in the glowing space", self.theme.accent, 4.0)
 
     def do_rules(self) -> None:
         """The rules, opened at the race's section (the race pauses while they show)."""
@@ -485,18 +474,12 @@ class RaceScene(BoardScene):
         except (AttributeError, TypeError, ValueError):
             pass
 
-    def do_launcher(self) -> None:
-        go = getattr(self.app, "to_launcher", None)
-        if go is not None:
-            go()
-
     #: the keys line under the final ranking
     end_keys_hint = "N: new race  ·  V: view the board  ·  Esc: menu"
 
     def do_new_race(self) -> None:
         """A new race with the same seats (and handicap), on a new seed."""
-        from . import RACE
-        self.start_new_match(RACE)
+        self.do_play_again()
 
     def do_toggle_result(self) -> None:
         self.show_result = not self.show_result
@@ -509,7 +492,7 @@ class RaceScene(BoardScene):
     def _on_events(self, match: Match, events: list) -> None:
         th = self.theme
         sounds: list[str] = []
-        mine = set(self.humans)
+        mine = set(self.humans())
         for e in events:
             kind = e.get("e")
             if kind == "place":
@@ -522,7 +505,7 @@ class RaceScene(BoardScene):
                 who = e["seat"]
                 text = GOBBLE_NAMES.get(lvl, f"{lvl}x Gobble!")
                 if who in mine:
-                    if len(self.humans) > 1:
+                    if len(self.humans()) > 1:
                         text = f"{self.tag(who)}: {text}"
                     self.banner = (text, 0.0, lvl)
                     sounds = [s for s in sounds if s != "place"] + ["double" if lvl >= 2 else "gobble"]
@@ -547,7 +530,7 @@ class RaceScene(BoardScene):
             elif kind == "out":
                 who, pos = e["seat"], e.get("position", 0)
                 if who in mine:
-                    text = "OUT!" if len(self.humans) == 1 else f"{self.tag(who)} OUT!"
+                    text = "OUT!" if len(self.humans()) == 1 else f"{self.tag(who)} OUT!"
                     self.banner = (text, 0.0, 0)
                     sounds = [s for s in sounds if s != "place"] + ["out"]
                     self._note(f"{'You are' if who == self.seat else self.tag(who) + ' is'} OUT: "
@@ -580,19 +563,13 @@ class RaceScene(BoardScene):
             if k == pygame.K_v:
                 self.do_toggle_result()
                 return True
-        if k == pygame.K_F1:
-            self.do_rules()
-            return True
         if k == pygame.K_TAB:
-            if len(self.humans) > 1:
+            if len(self.humans()) > 1:
                 self.switch_seat()
                 return True
             return False
         if k == pygame.K_d:
             self.discard()
-            return True
-        if k == pygame.K_h:
-            self.do_hint()
             return True
         if k == pygame.K_p:
             if self.owed():
@@ -629,10 +606,10 @@ class RaceScene(BoardScene):
         if self.hold is not None and (self.tile_of(self.hold["src"]) is None or not self.playing()):
             self.hold = None
             if self._gift_took_hold:
-                self._say("The tile you held was given away automatically", self.theme.bad)
+                self.say("The tile you held was given away automatically", self.theme.bad)
         self._gift_took_hold = False
-        if self.hint is not None and self.hint[0] is not self.state.board:
-            self.hint = None  # the board changed: the hint (glow and message) may no longer hold
+        if self.board_hint is not None and self.board_hint[0] is not self.state.board:
+            self.board_hint = None  # the board changed: the hint (glow and message) may no longer hold
             if self.msg is not None and self.msg[0].startswith("Hint"):
                 self.msg = None
         self._follow_camera(dt)
@@ -641,8 +618,8 @@ class RaceScene(BoardScene):
             self.show_result = True
             self.hold = None
             rank = self.rules.ranking(self.state)
-            won = bool(self.humans) and rank[0] in self.humans
-            self._sound("win" if won or not self.humans else "lose")
+            won = bool(self.humans()) and rank[0] in self.humans()
+            self._sound("win" if won or not self.humans() else "lose")
         self._refresh_buttons()
 
     # ------------------------------------------------------------------ drawing
@@ -681,8 +658,8 @@ class RaceScene(BoardScene):
             self._draw_legal(surface, tile, rot)
         self._draw_last_moves(surface)
         self._draw_flash(surface)
-        if self.hint is not None and self.hint[0] is st.board:
-            self.draw_hint(surface, self.hint[1], sym)
+        if self.board_hint is not None and self.board_hint[0] is st.board:
+            self.draw_hint(surface, self.board_hint[1], sym)
         if holding:
             self._draw_held(surface, tile, rot, sym)
         surface.set_clip(clip)
@@ -820,8 +797,8 @@ class RaceScene(BoardScene):
         # header: who the mouse plays, and the race clock
         if self.seat is not None:
             tb = self._tag(surface, self.seat, (PX + 20, 32), 16)
-            title = "You" if len(self.humans) < 2 else f"You: {self.tag(self.seat)}"
-            if len(self.humans) > 1:
+            title = "You" if len(self.humans()) < 2 else f"You: {self.tag(self.seat)}"
+            if len(self.humans()) > 1:
                 self._blit_text(surface, title, 20, th.text, True, midleft=(tb.right + 10, 26))
                 self._blit_text(surface, "Tab: next seat", 12, th.text_dim, True, midleft=(tb.right + 11, 45))
             else:
@@ -1036,13 +1013,13 @@ class RaceScene(BoardScene):
     def result_titles(self) -> tuple[str, str]:
         st = self.state
         rank = self.rules.ranking(st)
-        if not self.humans:
+        if not self.humans():
             title = "Race over"
-        elif len(self.humans) == 1:
-            place = rank.index(self.humans[0]) + 1
+        elif len(self.humans()) == 1:
+            place = rank.index(self.humans()[0]) + 1
             title = "You win!" if place == 1 else f"You finished {ordinal(place)}"
         else:
-            title = f"{self.tag(rank[0])} wins!" if rank[0] in self.humans else "Race over"
+            title = f"{self.tag(rank[0])} wins!" if rank[0] in self.humans() else "Race over"
         if st.deadlock:
             sub = "Deadlock: no tile anyone holds fits anywhere; players still in are ranked by tiles left."
         else:
@@ -1056,7 +1033,7 @@ class RaceScene(BoardScene):
         box = self._result_box()
         pygame.draw.rect(surface, th.panel, box, border_radius=18)
         rows = self.ranking_rows()
-        won = bool(self.humans) and rows[0]["seat"] in self.humans
+        won = bool(self.humans()) and rows[0]["seat"] in self.humans()
         pygame.draw.rect(surface, th.good if won else th.panel_edge, box, 2, border_radius=18)
         title, sub = self.result_titles()
         self._blit_text(surface, title, 38, th.good if won else th.text, True, midtop=(box.centerx, box.y + 22))
@@ -1072,7 +1049,7 @@ class RaceScene(BoardScene):
         for row in rows:
             seat = row["seat"]
             band = pygame.Rect(box.x + 24, y - 6, box.w - 48, 36)
-            if seat in self.humans:
+            if seat in self.humans():
                 pygame.draw.rect(surface, mix(th.panel, th.accent, 0.14), band, border_radius=8)
             self._blit_text(surface, ordinal(row["place"]), 18, th.text, True, topleft=(cols[0], y))
             tb = self._tag(surface, seat, (cols[1] + 16, y + 11), 14)

@@ -34,18 +34,16 @@ match; animation and bots run from ``update(dt)``.
 """
 from __future__ import annotations
 
-import os
 import random
 from typing import Any
 
 import pygame
 
-from sim.ai.worker import BotTurns
-from sim.app.scene import Scene, WheelSteps
 from sim.app.setup_view import SEAT_COLOURS, Choice, SeatSetupScene
+from sim.app.table import TableScene
 from sim.app.widgets import Button, mix
 from sim.core.match import Match
-from sim.core.rules import CHANCE, IllegalAction
+from sim.core.rules import IllegalAction
 
 from . import draw
 from . import route as R
@@ -175,7 +173,7 @@ def _heading(node: list[int] | tuple[int, int, int]) -> int:
 
 
 # ------------------------------------------------------------------------------------ scene
-class StreetcarScene(Scene):
+class StreetcarScene(TableScene):
     """A Streetcar match on ``match`` (any state: it draws whatever position the match is in).
 
     ``opts``: ``confirmed`` (the hot-seat human already at the screen, skipping the first hand-over).
@@ -183,18 +181,11 @@ class StreetcarScene(Scene):
 
     title = "Streetcar"
 
+    BOT_DELAY = BOT_DELAY
+
     def __init__(self, app: Any, match: Match, **opts: Any):
-        super().__init__(app)
-        self.match = match
-        self.rules = match.rules
-        n = match.config["players"]
-        self.seats: list[str] = list(match.config.get("seats") or ["human"] * n)
+        super().__init__(app, match, _spec())
         self.confirmed: int | None = opts.get("confirmed")
-        self.bots = BotTurns("streetcar-bot")
-        self.worker = self.bots.worker
-        self.bot_error: str | None = None
-        self.since = BOT_DELAY
-        self.clock = 0.0
         self.hover: tuple[int, int] | None = None        # board square (x, y) under the pointer
         self.hover_pos: tuple[int, int] = (0, 0)
         self.sel: tuple[int, int] | None = None          # (hand seat, tile id) picked up
@@ -204,17 +195,14 @@ class StreetcarScene(Scene):
         self.branch: list[R.Move] = []
         self.branch_hover: int | None = None
         self.mark_exchangeable = False
-        self.show_result = True
-        self.msg: tuple[str, tuple, float] | None = None
         self.log_lines: list[str] = []
         self.flash: dict[tuple[int, int], float] = {}
         self.anim_tram: dict[int, tuple[list, float]] = {}   # seat -> ([start node, path...], t0)
         self.anim_jump: dict[int, tuple[list, list, float]] = {}
         self.anim_roll: float | None = None
         self.last_dice: tuple[int, tuple[str, ...], int] | None = None   # (seat, faces, chosen): last die used
-        self.wheel = WheelSteps()
         self.art = draw.Art(SQ)
-        self._texts: dict[tuple, pygame.Surface] = {}
+        self._shades: dict[tuple, pygame.Surface] = {}
         self._board_cache: tuple[tuple, pygame.Surface] | None = None
         self._pos_cache: tuple[tuple, Any, pygame.Surface] | None = None
         self._options: tuple[Any, tuple[bool, bool]] | None = None
@@ -225,54 +213,17 @@ class StreetcarScene(Scene):
         self._build_buttons()
         self.on_enter()
 
-    # ------------------------------------------------------------------ lifecycle
-    def on_enter(self) -> None:
-        if self._on_events not in self.match.listeners:
-            self.match.listeners.insert(0, self._on_events)
-
-    def on_exit(self) -> None:
-        self.bots.cancel()
-        try:
-            self.match.listeners.remove(self._on_events)
-        except ValueError:
-            pass
-
     # ------------------------------------------------------------------ seats and visibility
-    @property
-    def state(self):
-        return self.match.state
-
-    @property
-    def theme(self):
-        return self.app.theme
-
-    def is_bot(self, seat: int | None) -> bool:
-        return seat is not None and self.seats[seat].startswith("bot:")
-
-    def humans(self) -> list[int]:
-        return [i for i, k in enumerate(self.seats) if k == "human"]
-
-    def to_act(self) -> int | None:
-        """The seat that acts now (None when the game is over or chance is due)."""
-        act = self.rules.active_players(self.state)
-        return act[0] if act and act[0] != CHANCE else None
-
     def human_turn(self) -> bool:
         """Whether a human at this machine is to act (and the hand-over, if any, is done)."""
-        seat = self.to_act()
-        return seat is not None and not self.is_bot(seat) and not self.handover_needed()
+        return super().human_turn() and not self.handover_needed()
 
     def seat_name(self, seat: int) -> str:
         """"You", "Player 2", "Bot 3 (hard)" depending on who sits where."""
         kind = self.seats[seat]
         if kind == "human":
             return "You" if len(self.humans()) == 1 else f"Player {seat + 1}"
-        return f"Bot {seat + 1} ({kind.split(':', 1)[1]})"
-
-    def reviewing(self) -> bool:
-        """Whether a replay steps through the match (everything is shown, nothing is played)."""
-        from sim.app.replay import ReplayScene
-        return any(isinstance(s, ReplayScene) for s in getattr(self.app, "stack", ()))
+        return f"Bot {seat + 1} ({self.bot_level(seat)})"
 
     def reveal_all(self) -> bool:
         """Every card is shown: the game is over, a replay, or only bots play."""
@@ -390,15 +341,7 @@ class StreetcarScene(Scene):
                                style="quiet", font_size=15)
         self.b_iam = Button((0, 0, 300, 52), "I am …", self.confirm_handover, style="primary", font_size=20)
         self.b_iam.rect.center = (W_LOGICAL // 2, H_LOGICAL // 2 + 70)
-        ec = self.end_box()
-        self.b_again = Button((ec.centerx - 255, ec.bottom - 62, 160, 44), "Play again", self.do_play_again,
-                              style="primary", font_size=18)
-        self.b_launch = Button((ec.centerx - 80, ec.bottom - 62, 160, 44), "Launcher", self.do_menu, font_size=18)
-        self.b_view = Button((ec.centerx + 95, ec.bottom - 62, 160, 44), "View board (V)", self.do_toggle_result,
-                             font_size=17)
-        self.b_show = Button((AREA.centerx - 90, 14, 180, 40), "Show result (V)", self.do_toggle_result,
-                             font_size=17, style="primary")
-        self.end_buttons = [self.b_again, self.b_launch, self.b_view]
+        self.end_buttons_for(self.end_box(), (AREA.centerx - 90, 14, 180, 40))
         self.branch_buttons: list[Button] = []
         self._branch_key: tuple | None = None
         self._refresh_buttons()
@@ -479,19 +422,6 @@ class StreetcarScene(Scene):
         return out
 
     # ------------------------------------------------------------------ feedback
-    def _sound(self, name: str) -> None:
-        audio = getattr(self.app, "audio", None)
-        if audio is not None:
-            audio.play(name)
-
-    def say(self, text: str, colour=None, seconds: float = 3.0) -> None:
-        """Show ``text`` under the status line for ``seconds`` s."""
-        self.msg = (text[:1].upper() + text[1:], colour or self.theme.text, self.clock + seconds)
-
-    def refuse(self, reason: str) -> None:
-        self.say(reason, self.theme.bad, 4.0)
-        self._sound("reject")
-
     def _log(self, text: str) -> None:
         self.log_lines.append(text)
         del self.log_lines[:-40]
@@ -523,15 +453,6 @@ class StreetcarScene(Scene):
         return self.rot in rots, rots
 
     # ------------------------------------------------------------------ actions
-    def submit(self, seat: int, action: dict) -> bool:
-        """Submit ``action`` for ``seat``; a refused one is reported with its reason."""
-        try:
-            self.match.submit(seat, action)
-        except IllegalAction as e:
-            self.refuse(str(e))
-            return False
-        return True
-
     def select(self, hand: int, tile: int) -> None:
         """Pick up tile ``tile`` from seat ``hand``'s hand (the player to act must be allowed to play
         from it); the rotation stays if the tile fits somewhere so turned, else the first that fits."""
@@ -569,6 +490,28 @@ class StreetcarScene(Scene):
         if not plays:
             self.say(f"the {TILE_LABELS[tile]} fits nowhere now", self.theme.text_dim)
         self._sound("click")
+
+    def show_hint(self, action: dict) -> None:
+        """A hinted tile is picked up, turned as the hint lays it, and its square flashes; other hints
+        are said in words."""
+        t = action.get("t")
+        acc = self.theme.accent
+        if t == "tile":
+            hand, tile = action.get("hand", self.to_act()), action["tile"]
+            if self.sel != (hand, tile):
+                self.select(hand, tile)
+            self.rot = action["rot"]
+            self.flash[(action["x"], action["y"])] = self.clock
+            self.say(f"Hint: lay the {TILE_LABELS[tile]} on the flashing square ({action['x']},{action['y']})",
+                     acc, 6.0)
+        elif t == "start":
+            me = self.state.seats[self.to_act()]
+            self.say(f"Hint: start your trip from {TERMINAL_NAMES[me.line][action['end']]}", acc, 6.0)
+        elif t == "drive":
+            self.say(f"Hint: use die {action['die'] + 1}", acc, 6.0)
+        else:
+            words = {"roll": "roll the dice (Space)", "stop": "stop here (Enter)", "pass": "pass (P)"}
+            self.say("Hint: " + words.get(t, self.describe_action(action)), acc, 6.0)
 
     def rotate(self, d: int) -> None:
         if self.sel is None:
@@ -625,7 +568,7 @@ class StreetcarScene(Scene):
             self.refuse(str(e) + hint)
             return
         self.sel = None
-        self.submit(seat, act)
+        self.submit_as(seat, act)
 
     def describe_square(self, x: int, y: int) -> None:
         """Say what is on square (x, y) (a click without a selected tile)."""
@@ -658,7 +601,7 @@ class StreetcarScene(Scene):
         if not self.human_turn():
             return
         self.start_mode = False
-        self.submit(seat, {"t": "start", "end": end})
+        self.submit_as(seat, {"t": "start", "end": end})
 
     def cancel_modes(self) -> None:
         self.start_mode = False
@@ -674,7 +617,7 @@ class StreetcarScene(Scene):
                         else "you can start your trip: no passing")
             return
         self.sel = None
-        self.submit(seat, {"t": "pass"})
+        self.submit_as(seat, {"t": "pass"})
 
     def do_roll(self) -> None:
         st = self.state
@@ -684,7 +627,7 @@ class StreetcarScene(Scene):
             if st.phase == "choose":
                 self.refuse("use one of the dice first")
             return
-        self.submit(self.to_act(), {"t": "roll"})
+        self.submit_as(self.to_act(), {"t": "roll"})
 
     def do_stop(self) -> None:
         st = self.state
@@ -693,7 +636,7 @@ class StreetcarScene(Scene):
         if st.used == 0:
             self.refuse("roll the dice at least once")
             return
-        self.submit(self.to_act(), {"t": "stop"})
+        self.submit_as(self.to_act(), {"t": "stop"})
 
     def do_die(self, i: int) -> None:
         """Use die ``i``: at once if it can be carried out one way, else show the ways."""
@@ -710,7 +653,7 @@ class StreetcarScene(Scene):
         if len(moves) == 1:
             self.die_sel = None
             self.branch = []
-            self.submit(self.to_act(), {"t": "drive", "die": i, "path": [R.node_json(n) for n in moves[0].path]})
+            self.submit_as(self.to_act(), {"t": "drive", "die": i, "path": [R.node_json(n) for n in moves[0].path]})
             return
         self.die_sel = i
         self.branch = moves
@@ -722,7 +665,7 @@ class StreetcarScene(Scene):
         i, mv = self.die_sel, self.branch[k]
         self.die_sel = None
         self.branch = []
-        self.submit(self.to_act(), {"t": "drive", "die": i, "path": [R.node_json(n) for n in mv.path]})
+        self.submit_as(self.to_act(), {"t": "drive", "die": i, "path": [R.node_json(n) for n in mv.path]})
 
     def branch_label(self, k: int, mv: R.Move) -> str:
         x, y, _ = R.node_json(mv.path[-1]) if mv.path else R.node_json(self.state.seats[self.to_act()].pos)
@@ -744,42 +687,19 @@ class StreetcarScene(Scene):
             text += f", serves {', '.join(new)}"
         return text
 
-    def can_undo(self) -> bool:
-        seat = self.to_act()
-        return (seat is not None and not self.is_bot(seat) and not self.handover_needed()
-                and self.match.can_undo(seat))
+    def undo_steps(self) -> int:
+        return 0 if self.handover_needed() else super().undo_steps()
 
-    def do_undo(self) -> None:
-        """Ctrl+Z: take back the first tile of the turn (the rules' policy)."""
-        if not self.can_undo():
-            self.refuse("the game is over: nothing can be taken back" if self.match.is_over() else
-                        "nothing to undo: only the first tile of your turn can be taken back")
-            return
-        self.match.undo(self.to_act())
-        self._sound("undo")
+    def undo_refusal(self) -> str:
+        if self.match.is_over():
+            return super().undo_refusal()
+        return "nothing to undo: only the first tile of your turn can be taken back"
 
     def toggle_marks(self) -> None:
         self.mark_exchangeable = not self.mark_exchangeable
         self.say("exchangeable (brown) tiles marked ⇄" if self.mark_exchangeable else "marks off",
                  self.theme.text_dim, 2.0)
         self._sound("click")
-
-    def do_rules(self) -> None:
-        self.app.show_rules(_spec())
-
-    def do_menu(self) -> None:
-        self.app.to_launcher()
-
-    def do_toggle_result(self) -> None:
-        if self.match.is_over():
-            self.show_result = not self.show_result
-
-    def do_play_again(self) -> None:
-        """A new match with the same config (seats, options) and a fresh seed."""
-        seed = int.from_bytes(os.urandom(4), "big")
-        match = Match(self.rules, dict(self.match.config), seed)
-        self.app.start_match(_spec(), match)
-        self._sound("start")
 
     # ------------------------------------------------------------------ match events
     def _entry_before(self, kind: str) -> int | None:
@@ -823,7 +743,6 @@ class StreetcarScene(Scene):
         return out[-last:]
 
     def _on_events(self, match: Match, events: list) -> None:
-        self.since = 0.0
         sounds = []
         for e in events:
             k = e.get("e")
@@ -889,7 +808,7 @@ class StreetcarScene(Scene):
             elif k == "win":
                 self._log(f"{who} reached the end of the line and wins")
                 self.show_result = True
-                sounds.append(self._end_sound(e["seat"]))
+                sounds.append(self.end_sound(e["seat"]))
             elif k == "draw" and "reason" in e:
                 self._log(f"A draw: {e['reason']}")
                 self.show_result = True
@@ -900,47 +819,13 @@ class StreetcarScene(Scene):
         if sounds:
             self._sound(sounds[-1])
 
-    def _end_sound(self, winner: int) -> str:
-        hs = self.humans()
-        if len(hs) == 1:
-            return "win" if winner == hs[0] else "lose"
-        return "win"
-
     # ------------------------------------------------------------------ bots
-    def _bot_job(self, st, seat: int):
-        level = self.seats[seat].split(":", 1)[1]
-        seed = (self.match.seed * 1000003 + self.match.cursor * 7919 + seat) & 0x7FFFFFFF
-        rules = self.rules
-
-        def job(cancelled):
-            from .ai import make_bot
-            return make_bot(seat, level, seed).select_action(rules, st, seat)
-        return job
-
-    def _fallback(self, st, seat: int) -> dict:
-        """A legal action when a bot fails: a random one."""
-        acts = self.rules.legal_actions(st, seat)
-        rng = random.Random(f"{self.match.seed}/{self.match.cursor}")
-        return rng.choice(acts)
-
     def animating(self) -> bool:
         """Whether dice are tumbling or a tram is moving."""
         return bool(self.anim_roll is not None or self.anim_tram or self.anim_jump)
 
-    def _drive_bot(self) -> None:
-        seat = self.to_act()
-        err = self.bots.step(self.match, seat if self.is_bot(seat) else None, self._bot_job, self._fallback,
-                             self.since >= BOT_DELAY and not self.animating())
-        if err:
-            self.bot_error = f"{self.seat_name(seat)} {err}"
-
-    def bot_thinking(self) -> bool:
-        """Whether a bot is to act now (the "thinking" mark)."""
-        seat = self.to_act()
-        return self.is_bot(seat) and not self.match.is_over() and not self.reviewing()
-
     # ------------------------------------------------------------------ input
-    def handle_event(self, event: Any) -> bool:
+    def handle_input(self, event: Any) -> bool:
         et = event.type
         if et == pygame.MOUSEMOTION:
             for b in self.active_buttons():
@@ -996,12 +881,7 @@ class StreetcarScene(Scene):
     def _key(self, event: Any) -> bool:
         k = event.key
         mods = getattr(event, "mod", 0)
-        if mods & pygame.KMOD_CTRL:
-            if k == pygame.K_z:
-                self.do_undo()
-                return True
-            return False
-        if mods & (pygame.KMOD_ALT | pygame.KMOD_META):
+        if mods & (pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META):
             return False
         if self.handover_needed():
             if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
@@ -1037,11 +917,7 @@ class StreetcarScene(Scene):
         return True
 
     # ------------------------------------------------------------------ update
-    def update(self, dt: float) -> None:
-        self.clock += dt
-        self.since += dt
-        if self.msg is not None and self.clock >= self.msg[2]:
-            self.msg = None
+    def animate(self, dt: float) -> None:
         if self.anim_roll is not None and self.clock - self.anim_roll >= ROLL_TIME:
             self.anim_roll = None
         for seat, (nodes, t0) in list(self.anim_tram.items()):
@@ -1053,10 +929,8 @@ class StreetcarScene(Scene):
         for cell, t0 in list(self.flash.items()):
             if self.clock - t0 >= FLASH_TIME:
                 del self.flash[cell]
-        if getattr(self.app, "top", self) is not self:
-            return   # under a dialog (rules, replay controls) the game pauses
-        if not self.match.is_over():
-            self._drive_bot()
+
+    def settle(self) -> None:
         st = self.state
         if not self.human_turn() or st.phase != "play":
             self.sel = None
@@ -1066,38 +940,8 @@ class StreetcarScene(Scene):
         if st.phase != "choose":
             self.die_sel = None
             self.branch = []
-        self._refresh_buttons()
 
     # ------------------------------------------------------------------ text helpers
-    def _text(self, text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
-        key = (text, size, tuple(colour), bold)
-        img = self._texts.get(key)
-        if img is None:
-            if len(self._texts) > 800:
-                self._texts.clear()
-            img = self._texts[key] = self.app.font(size, bold).render(text, True, colour)
-        return img
-
-    def _blit_text(self, surface, text, size, colour, bold=False, **anchor) -> pygame.Rect:
-        img = self._text(text, size, colour, bold)
-        return surface.blit(img, img.get_rect(**anchor))
-
-    def _pill(self, surface, text, centre, colour, fg=None, size=17) -> pygame.Rect:
-        img = self._text(text, size, fg or self.theme.text, True)
-        r = img.get_rect(center=centre)
-        box = r.inflate(30, 14)
-        pygame.draw.rect(surface, colour, box, border_radius=box.h // 2)
-        pygame.draw.rect(surface, mix(colour, self.theme.panel_edge, 0.6), box, 1, border_radius=box.h // 2)
-        surface.blit(img, r)
-        return box
-
-    def _card(self, surface, rect, label=None) -> None:
-        th = self.theme
-        pygame.draw.rect(surface, mix(th.panel, th.bg, 0.35), rect, border_radius=12)
-        pygame.draw.rect(surface, mix(th.panel, th.panel_edge, 0.6), rect, 1, border_radius=12)
-        if label:
-            self._blit_text(surface, label, 13, th.text_dim, True, topleft=(rect.x + 14, rect.y + 10))
-
     def _line_badge(self, surface, line: int, centre, r: float = 11) -> None:
         if line:
             pygame.draw.circle(surface, draw.LINE_RGB[line], centre, r)
@@ -1246,6 +1090,11 @@ class StreetcarScene(Scene):
             a = 1.0 - (self.clock - t0) / FLASH_TIME
             pygame.draw.rect(surface, mix(th.bg, th.accent, max(0.0, a)), self.cell_rect(x, y).inflate(-2, -2), 3,
                              border_radius=4)
+        hint = self.hint[1] if self.hint is not None and self.hint[0] == self.match.cursor else None
+        if hint is not None and hint.get("t") == "tile":
+            pulse = 0.5 + 0.5 * abs(((self.clock * 2) % 2) - 1)
+            pygame.draw.rect(surface, mix(th.accent, (255, 255, 255), pulse),
+                             self.cell_rect(hint["x"], hint["y"]).inflate(6, 6), 4, border_radius=6)
         # the focus seat's stops and terminals
         if focus is not None and self.cards_visible(focus):
             me = st.seats[focus]
@@ -1310,11 +1159,11 @@ class StreetcarScene(Scene):
 
     def _legal_shade(self) -> pygame.Surface:
         key = ("legal", self.theme.name)
-        img = self._texts.get(key)
+        img = self._shades.get(key)
         if img is None:
             img = pygame.Surface((SQ, SQ), pygame.SRCALPHA)
             img.fill((*self.theme.good, 45))
-            self._texts[key] = img
+            self._shades[key] = img
         return img
 
     def _draw_branches(self, surface) -> None:

@@ -32,23 +32,19 @@ match; animation and bots run from ``update(dt)``.
 from __future__ import annotations
 
 import math
-import os
 import random
 from typing import Any
 
 import pygame
 
-from sim.ai.worker import BotTurns
-from sim.app.scene import Scene, WheelSteps
 from sim.app.setup_view import Choice, SeatSetupScene
+from sim.app.table import TableScene
 from sim.app.widgets import Button, mix, wrap_text
 from sim.core.match import Match
-from sim.core.rules import IllegalAction
 
 from . import draw
 from .data import BASES, MODULES, PLAYER_NAMES, POINTS, RHOMB_BY_ID, SOLAR_PER_PLAYER, TRIANGLE_PIECES
 from .geometry import (DEAD, KNOT_IDS, MODULE_BY_NAME, PORTS, SLOTS, TRI_CORNERS, node_xy, rhomb_corners)
-from .rules import TomTubeState
 
 W_LOGICAL, H_LOGICAL = 1280, 800
 BOARD = pygame.Rect(0, 0, 880, 800)
@@ -212,22 +208,17 @@ def _inside(p, a, b, c) -> bool:
 
 
 # ------------------------------------------------------------------------------------ scene
-class TomTubeScene(Scene):
+class TomTubeScene(TableScene):
     """A Tom Tube match on ``match`` (any state: it draws whatever position the match is in). The seats
     come from the config's ``seats`` (default: two humans at this machine)."""
 
     title = "Tom Tube"
 
+    BOT_DELAY = BOT_DELAY
+    HINT_LEVEL = "bot"
+
     def __init__(self, app: Any, match: Match, **opts: Any):
-        super().__init__(app)
-        self.match = match
-        self.rules = match.rules
-        self.seats: list[str] = list(match.config.get("seats", ["human", "human"]))
-        self.bots = BotTurns("tomtube-bot")
-        self.worker = self.bots.worker
-        self.bot_error: str | None = None
-        self.since = BOT_DELAY
-        self.clock = 0.0
+        super().__init__(app, match, _spec())
         self.mouse: tuple[int, int] | None = None
         self.flip = 0                                    # orientation of the held rhomb
         self.hover_slot: int | None = None               # the free slot the held rhomb snaps to
@@ -236,10 +227,6 @@ class TomTubeScene(Scene):
         self.hover_option: int | None = None
         self.anim: dict[str, Any] | None = None          # a gliding astronaut
         self.float_text: tuple[str, tuple, tuple, float] | None = None   # "+1 energy" after a pickup
-        self.msg: tuple[str, tuple, float] | None = None
-        self.show_result = True
-        self.wheel = WheelSteps()
-        self._texts: dict[tuple, pygame.Surface] = {}
         self._icons: dict[tuple, pygame.Surface] = {}
         self._board_cache: tuple[Any, pygame.Surface] | None = None
         self._space_cache: tuple[str, pygame.Surface] | None = None
@@ -256,39 +243,7 @@ class TomTubeScene(Scene):
         self._reset_choices()
         self.on_enter()
 
-    # ------------------------------------------------------------------ lifecycle
-    def on_enter(self) -> None:
-        if self._on_events not in self.match.listeners:
-            self.match.listeners.insert(0, self._on_events)
-
-    def on_exit(self) -> None:
-        self.bots.cancel()
-        try:
-            self.match.listeners.remove(self._on_events)
-        except ValueError:
-            pass
-
-    # ------------------------------------------------------------------ seats and state
-    @property
-    def state(self) -> TomTubeState:
-        return self.match.state
-
-    @property
-    def theme(self):
-        return self.app.theme
-
-    def is_bot(self, seat: int | None) -> bool:
-        return seat is not None and self.seats[seat].startswith("bot:")
-
-    def to_act(self) -> int | None:
-        """The player who acts now (the other one while he is offered to fill), None when over."""
-        act = self.rules.active_players(self.state)
-        return act[0] if act and act[0] >= 0 else None
-
-    def human_turn(self) -> bool:
-        seat = self.to_act()
-        return seat is not None and not self.is_bot(seat)
-
+    # ------------------------------------------------------------------ seats
     def seat_name(self, seat: int) -> str:
         """"Tom (you)", "Dave (bot)", "Tom" (hot-seat), "Dave (random)"."""
         humans = sum(1 for s in self.seats if s == "human")
@@ -296,7 +251,7 @@ class TomTubeScene(Scene):
         name = PLAYER_NAMES[seat]
         if kind == "human":
             return f"{name} (you)" if humans == 1 else name
-        return f"{name} ({kind.split(':', 1)[1]})"
+        return f"{name} ({self.bot_level(seat)})"
 
     def is_you(self, seat: int) -> bool:
         return self.seats[seat] == "human" and sum(1 for s in self.seats if s == "human") == 1
@@ -381,15 +336,7 @@ class TomTubeScene(Scene):
         self.b_flip = Button((c.x + 14, c.y + 214, inner, 40), "Turn it round (F)", self.do_flip, font_size=15)
         self.b_leave = Button((c.x + 14, c.y + 214, inner, 40), "Leave them empty (L)", self.do_leave,
                               font_size=15)
-        ec = self.end_box()
-        self.b_again = Button((ec.centerx - 255, ec.bottom - 64, 160, 46), "Play again", self.do_play_again,
-                              style="primary", font_size=18)
-        self.b_launch = Button((ec.centerx - 80, ec.bottom - 64, 160, 46), "Launcher", self.do_menu, font_size=18)
-        self.b_view = Button((ec.centerx + 95, ec.bottom - 64, 160, 46), "View board (V)", self.do_toggle_result,
-                             font_size=17)
-        self.b_show = Button((BOARD.centerx - 90, BOARD.bottom - 50, 180, 40), "Show result (V)",
-                             self.do_toggle_result, font_size=17, style="primary")
-        self.end_buttons = [self.b_again, self.b_launch, self.b_view]
+        self.end_buttons_for(self.end_box(), (BOARD.centerx - 90, BOARD.bottom - 50, 180, 40))
         self._refresh_buttons()
 
     def end_box(self) -> pygame.Rect:
@@ -460,31 +407,7 @@ class TomTubeScene(Scene):
             out.append(self.b_show)
         return out
 
-    # ------------------------------------------------------------------ feedback
-    def _sound(self, name: str) -> None:
-        audio = getattr(self.app, "audio", None)
-        if audio is not None:
-            audio.play(name)
-
-    def say(self, text: str, colour=None, seconds: float = 3.0) -> None:
-        """Show ``text`` under the status line for ``seconds`` s."""
-        self.msg = (text, colour or self.theme.text, self.clock + seconds)
-
-    def refuse(self, reason: str) -> None:
-        self.say(reason[:1].upper() + reason[1:], self.theme.bad)
-        self._sound("reject")
-
     # ------------------------------------------------------------------ actions
-    def submit(self, seat: int, action: dict) -> bool:
-        """Submit ``action`` for ``seat``; a refused one is reported with its reason. Returns whether it
-        was applied."""
-        try:
-            self.match.submit(seat, action)
-        except IllegalAction as e:
-            self.refuse(str(e))
-            return False
-        return True
-
     def _human(self, phases: tuple[str, ...], what: str) -> int | None:
         """The human seat to act if the phase is one of ``phases``; else refuse ``what`` with why."""
         if self.match.is_over():
@@ -501,11 +424,41 @@ class TomTubeScene(Scene):
             return None
         return seat
 
+    def show_hint(self, action: dict) -> None:
+        """The hint made visible: the mode chosen and the destination ringed, the rhomb turned as the
+        hint lays it with its slot ringed, or the triangle to fill chosen; the rest in words."""
+        t = action.get("t")
+        acc = self.theme.accent
+        if t == "move":
+            self.mode = action["mode"]
+            self.say(f"Hint: {MODE_HELP[action['mode']].split(':')[0].lower()} to the pulsing sphere", acc, 6.0)
+        elif t == "place":
+            self.flip = action["flip"]
+            self.say("Hint: lay the rhomb, turned so, on the pulsing slot", acc, 6.0)
+        elif t == "fill":
+            self.fill_tri = action["tri"]
+            self.say(f"Hint: fill the chosen triangle with the {action['piece']} piece", acc, 6.0)
+        else:
+            words = {"draw": "draw a rhomb and place it (D)", "exchange": "exchange an alien counter (E)",
+                     "leave": "leave the triangles empty (L)"}
+            self.say("Hint: " + words.get(t, self.describe_action(action)), acc, 6.0)
+
+    def hint_spot(self) -> tuple[float, float] | None:
+        """Where the current hint points on the board (px), or None."""
+        if self.hint is None or self.hint[0] != self.match.cursor:
+            return None
+        a = self.hint[1]
+        if a.get("t") == "move":
+            return self.node_pos(a["to"])
+        if a.get("t") == "place":
+            return self.slot_centre(a["slot"])
+        return None
+
     def do_draw(self) -> None:
         """D: draw the top rhomb of the stack (the start of a placing turn)."""
         seat = self._human(("turn",), "a rhomb is drawn only at the start of a turn")
         if seat is not None:
-            self.submit(seat, {"t": "draw"})
+            self.submit_as(seat, {"t": "draw"})
 
     def do_flip(self) -> None:
         """F / wheel / right click: turn the held rhomb half round."""
@@ -533,20 +486,20 @@ class TomTubeScene(Scene):
     def do_exchange(self) -> None:
         """E: exchange an alien counter for 1 control and 2 energy counters from the stock."""
         seat = self._human(("turn",), "an alien counter is exchanged at the start of one's turn")
-        if seat is not None and self.submit(seat, {"t": "exchange"}):
+        if seat is not None and self.submit_as(seat, {"t": "exchange"}):
             self.say("Alien counter exchanged: +1 control, +2 energy", self.theme.text_dim)
 
     def do_leave(self) -> None:
         """L: leave the other player's isolated triangles empty for good."""
         seat = self._human(("fill_other",), "only the other player, once offered, may leave triangles empty")
         if seat is not None:
-            self.submit(seat, {"t": "leave"})
+            self.submit_as(seat, {"t": "leave"})
 
     def choose_option(self, k: int) -> None:
         """Fill the chosen isolated triangle with option ``k`` of the panel."""
         if 0 <= k < len(self.opt_actions):
             seat = self.to_act()
-            self.submit(seat, dict(self.opt_actions[k]))
+            self.submit_as(seat, dict(self.opt_actions[k]))
 
     def click_board(self, pos) -> None:
         """A left click on the board at ``pos``."""
@@ -572,11 +525,11 @@ class TomTubeScene(Scene):
             if node == st.at[seat]:
                 self.say("Click a ringed sphere to move there", self.theme.text_dim)
                 return
-            self.submit(seat, {"t": "move", "mode": self.mode, "to": node})
+            self.submit_as(seat, {"t": "move", "mode": self.mode, "to": node})
         elif st.phase == "place":
             slot = self.slot_at(pos)
             if slot is not None:
-                self.submit(seat, {"t": "place", "slot": slot, "flip": self.flip})
+                self.submit_as(seat, {"t": "place", "slot": slot, "flip": self.flip})
                 return
             if self.tri_at(pos) is None:
                 return
@@ -584,7 +537,7 @@ class TomTubeScene(Scene):
             if near is None:
                 self.refuse("a rhomb needs two free neighbouring space triangles")
             else:
-                self.submit(seat, {"t": "place", "slot": near, "flip": self.flip})
+                self.submit_as(seat, {"t": "place", "slot": near, "flip": self.flip})
         elif st.phase in ("fill", "fill_other"):
             t = self.tri_at(pos)
             if t is None:
@@ -610,37 +563,13 @@ class TomTubeScene(Scene):
             return 0
         return 1
 
-    def do_undo(self) -> None:
-        """Ctrl+Z: back to the position before the last human action."""
-        n = self.undo_steps()
-        if n == 0:
-            if self.match.is_over():
-                self.refuse("the game is over: nothing can be taken back")
-            elif self.match.cursor and self.match.log[self.match.cursor - 1]["p"] < 0:
-                self.refuse("nothing to undo: a drawn rhomb can never be taken back")
-            else:
-                self.refuse("nothing to undo: only your last action, before the other player acts")
-            return
-        self.bots.cancel()
-        self.match.undo(self.match.log[self.match.cursor - 1]["p"])
-        self._sound("undo")
-
-    def do_rules(self) -> None:
-        self.app.show_rules(_spec())
-
-    def do_menu(self) -> None:
-        self.app.to_launcher()
-
-    def do_toggle_result(self) -> None:
-        if self.match.is_over():
-            self.show_result = not self.show_result
-
-    def do_play_again(self) -> None:
-        """A new match with the same config (seats, options) and a fresh seed."""
-        seed = int.from_bytes(os.urandom(4), "big")
-        match = Match(self.rules, dict(self.match.config), seed)
-        self.app.start_match(_spec(), match)
-        self._sound("start")
+    def undo_refusal(self) -> str:
+        m = self.match
+        if m.is_over():
+            return super().undo_refusal()
+        if m.cursor and m.log[m.cursor - 1]["p"] < 0:
+            return "nothing to undo: a drawn rhomb can never be taken back"
+        return "nothing to undo: only your last action, before the other player acts"
 
     # ------------------------------------------------------------------ match events
     def _reset_choices(self) -> None:
@@ -655,7 +584,6 @@ class TomTubeScene(Scene):
         self.hover_slot = self.slot_at(self.mouse) if (ph == "place" and self.mouse) else None
 
     def _on_events(self, match: Match, events: list) -> None:
-        self.since = 0.0
         self._reset_choices()
         th = self.theme
         sounds = []
@@ -685,7 +613,7 @@ class TomTubeScene(Scene):
                 if not self.is_bot(p):
                     self.say(f"{PLAYER_NAMES[1 - p]} has no triangles left: {PLAYER_NAMES[p]} may fill", th.accent)
             elif kind == "end":
-                sounds.append(self._end_sound())
+                sounds.append(self.end_sound(self.rules.winner(self.state)))
                 self.show_result = True
             elif kind in ("undo", "redo", "seek", "truncate"):
                 self.anim = None
@@ -693,13 +621,6 @@ class TomTubeScene(Scene):
         if sounds:
             self._sound(sounds[-1])
         self._refresh_buttons()
-
-    def _end_sound(self) -> str:
-        humans = [s for s in (0, 1) if not self.is_bot(s)]
-        w = self.rules.winner(self.state) if self.match.is_over() else None
-        if len(humans) == 1 and w is not None:
-            return "win" if w == humans[0] else "lose"
-        return "win"
 
     def course(self, u: str, v: str) -> list[tuple[float, float]]:
         """The drawn course (board units) of the tube from node ``u`` to node ``v``: bowed like the
@@ -772,38 +693,15 @@ class TomTubeScene(Scene):
             return self.xf.px(draw.point_at(anim["pts"], t * anim["acc"][-1], anim["acc"]))
         return self.node_pos(self.state.at[p])
 
+    def animating(self) -> bool:
+        return self.anim is not None
+
     def gliding(self) -> bool:
         """Whether an astronaut is on his way along a drift path (shown, not yet arrived)."""
         return self.anim is not None
 
-    # ------------------------------------------------------------------ bots
-    def _bot_job(self, st: TomTubeState, seat: int):
-        level = self.seats[seat].split(":", 1)[1]
-        seed = (self.match.seed * 1000003 + self.match.cursor * 7919 + seat) & 0x7FFFFFFF
-        rules = self.rules
-
-        def job(cancelled):
-            from .ai import make_agent
-            return make_agent(level, seed).select_action(rules, st, seat)
-        return job
-
-    def _fallback(self, st: TomTubeState, seat: int) -> dict:
-        acts = self.rules.legal_actions(st, seat)
-        return random.Random(f"{self.match.seed}/{self.match.cursor}").choice(acts)
-
-    def _drive_bot(self) -> None:
-        seat = self.to_act()
-        err = self.bots.step(self.match, seat if self.is_bot(seat) else None, self._bot_job, self._fallback,
-                             self.since >= BOT_DELAY and self.anim is None)
-        if err:
-            self.bot_error = f"{self.seat_name(seat)} {err}"
-
-    def bot_thinking(self) -> bool:
-        """Whether a bot is to act now (the "thinking" mark)."""
-        return self.is_bot(self.to_act()) and not self.match.is_over()
-
     # ------------------------------------------------------------------ input
-    def handle_event(self, event: Any) -> bool:
+    def handle_input(self, event: Any) -> bool:
         et = event.type
         if et == pygame.MOUSEMOTION:
             for b in self.active_buttons():
@@ -850,12 +748,7 @@ class TomTubeScene(Scene):
     def _key(self, event: Any) -> bool:
         k = event.key
         mods = getattr(event, "mod", 0)
-        if mods & pygame.KMOD_CTRL:
-            if k == pygame.K_z:
-                self.do_undo()
-                return True
-            return False
-        if mods & (pygame.KMOD_ALT | pygame.KMOD_META):
+        if mods & (pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META):
             return False
         ph = self.phase_for_human()
         digits = {pygame.K_1: 0, pygame.K_2: 1, pygame.K_3: 2, pygame.K_4: 3, pygame.K_5: 4,
@@ -888,9 +781,7 @@ class TomTubeScene(Scene):
         return True
 
     # ------------------------------------------------------------------ update
-    def update(self, dt: float) -> None:
-        self.clock += dt
-        self.since += dt
+    def animate(self, dt: float) -> None:
         if self.anim is not None:
             self.anim["t"] += dt
             if self.anim["t"] >= self.anim["dur"]:
@@ -905,48 +796,10 @@ class TomTubeScene(Scene):
                     self._sound("hint")
         if self.float_text is not None and self.clock >= self.float_text[3]:
             self.float_text = None
-        if self.msg is not None and self.clock >= self.msg[2]:
-            self.msg = None
-        if getattr(self.app, "top", self) is not self:
-            return   # under a dialog (rules, replay controls) the game pauses
-        if not self.match.is_over():
-            self._drive_bot()
-        self._refresh_buttons()
 
     # ------------------------------------------------------------------ drawing helpers
-    def _text(self, text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
-        key = (text, size, tuple(colour), bold)
-        img = self._texts.get(key)
-        if img is None:
-            if len(self._texts) > 800:
-                self._texts.clear()
-            img = self._texts[key] = self.app.font(size, bold).render(text, True, colour)
-        return img
-
-    def _blit_text(self, surface, text, size, colour, bold=False, **anchor) -> pygame.Rect:
-        img = self._text(text, size, colour, bold)
-        return surface.blit(img, img.get_rect(**anchor))
-
-    def _pill(self, surface, text, centre, colour, fg=None, size=17) -> pygame.Rect:
-        img = self._text(text, size, fg or self.theme.text, True)
-        while img.get_width() > BOARD.w - 60 and size > 11:
-            size -= 1
-            img = self._text(text, size, fg or self.theme.text, True)
-        r = img.get_rect(center=centre)
-        box = r.inflate(30, 14)
-        pygame.draw.rect(surface, colour, box, border_radius=box.h // 2)
-        pygame.draw.rect(surface, mix(colour, self.theme.panel_edge, 0.6), box, 1, border_radius=box.h // 2)
-        surface.blit(img, r)
-        return box
-
-    def _card(self, surface, rect, label=None, active=False) -> None:
-        th = self.theme
-        fill = mix(th.panel, th.accent, 0.16) if active else mix(th.panel, th.bg, 0.35)
-        pygame.draw.rect(surface, fill, rect, border_radius=12)
-        pygame.draw.rect(surface, th.accent if active else mix(th.panel, th.panel_edge, 0.6), rect,
-                         2 if active else 1, border_radius=12)
-        if label:
-            self._blit_text(surface, label, 13, th.text_dim, True, topleft=(rect.x + 14, rect.y + 10))
+    def _pill(self, surface, text, centre, colour, fg=None, size=17, **kw) -> pygame.Rect:
+        return self.kit.pill(surface, text, centre, colour, fg, size, max_width=BOARD.w - 30)
 
     def _icon(self, kind: str, size: int, owner: int | None = None) -> pygame.Surface:
         key = (kind, size, owner)
@@ -1152,6 +1005,10 @@ class TomTubeScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(self._board_layer(), BOARD.topleft)
         self._draw_marks(surface)
+        spot = self.hint_spot()
+        if spot is not None:
+            pulse = 0.5 + 0.5 * math.sin(self.clock * 4.0)
+            pygame.draw.circle(surface, mix(self.theme.accent, (255, 255, 255), pulse), spot, 22, 4)
         self._draw_pieces(surface)
         self._draw_held(surface)
         self._draw_status(surface)

@@ -35,15 +35,13 @@ match; animation and bots run from ``update(dt)``.
 from __future__ import annotations
 
 import math
-import os
 import random
 import sys
 from typing import Any
 
 import pygame
 
-from sim.ai.worker import BotTurns
-from sim.app.scene import Scene, WheelSteps
+from sim.app.table import TableScene
 from sim.app.setup_view import Choice, SeatSetupScene
 from sim.app.widgets import Button, mix
 from sim.core import storage
@@ -219,7 +217,7 @@ def _spec():
 
 
 # ------------------------------------------------------------------------------------ scene
-class TumbleweedScene(Scene):
+class TumbleweedScene(TableScene):
     """A Tumbleweed match on ``match`` (any state: it draws whatever position the match is in).
 
     ``opts``: ``prefs`` (a dict over :data:`PREF_DEFAULTS`; default: the stored preferences).
@@ -227,31 +225,21 @@ class TumbleweedScene(Scene):
 
     title = "Tumbleweed"
 
+    BOT_DELAY = BOT_DELAY
+
     def __init__(self, app: Any, match: Match, **opts: Any):
-        super().__init__(app)
-        self.match = match
-        self.rules = match.rules
-        self.seats: list[str] = list(match.config.get("seats", ["human", "human"]))
+        super().__init__(app, match, _spec())
         self.aid: str = match.config.get("aid", "beginner")
         prefs = opts.get("prefs")
         self.prefs: dict[str, bool] = dict(PREF_DEFAULTS)
         self.prefs.update(load_prefs() if prefs is None else {k: bool(v) for k, v in prefs.items()
                                                               if k in PREF_DEFAULTS})
-        self.bots = BotTurns("tumbleweed-bot")
-        self.worker = self.bots.worker
-        self.bot_error: str | None = None
-        self.since = BOT_DELAY                          # s since the last action was shown
-        self.clock = 0.0
         self.hover: tuple[int, int] | None = None
         self.pending: tuple[int, int] | None = None      # the previewed placement (confirmation)
         self.setup_red: tuple[int, int] | None = None    # the host's red hex while choosing white
         self.pass_armed = False                          # a game-ending pass waits for a second press
-        self.msg: tuple[str, tuple, float] | None = None
-        self.show_result = True
         self.move_scroll = 0                             # lines scrolled up from the end of the list
-        self.wheel = WheelSteps()
         self._stacks = draw.Stacks(lambda size: self.app.font(size, True))
-        self._texts: dict[tuple, pygame.Surface] = {}
         self._board_cache: tuple[tuple, pygame.Surface] | None = None
         self._pos_cache: tuple[tuple, Any, pygame.Surface] | None = None
         self._panel_cache: tuple[tuple, pygame.Surface] | None = None
@@ -261,49 +249,7 @@ class TumbleweedScene(Scene):
         self._build_buttons()
         self.on_enter()
 
-    # ------------------------------------------------------------------ lifecycle
-    def on_enter(self) -> None:
-        if self._on_events not in self.match.listeners:
-            self.match.listeners.insert(0, self._on_events)
-
-    def on_exit(self) -> None:
-        self.bots.cancel()
-        try:
-            self.match.listeners.remove(self._on_events)
-        except ValueError:
-            pass
-
-    # ------------------------------------------------------------------ seats and state
-    @property
-    def state(self) -> TumbleweedState:
-        return self.match.state
-
-    @property
-    def theme(self):
-        return self.app.theme
-
-    def is_bot(self, seat: int | None) -> bool:
-        return seat is not None and self.seats[seat].startswith("bot:")
-
-    def to_act(self) -> int | None:
-        """The seat that acts now (None when the game is over)."""
-        act = self.rules.active_players(self.state)
-        return act[0] if act else None
-
-    def human_turn(self) -> bool:
-        """Whether a human at this machine is to act."""
-        seat = self.to_act()
-        return seat is not None and not self.is_bot(seat)
-
-    def seat_name(self, seat: int) -> str:
-        """"You", "Bot (hard)", "Player 1", "Bot 2 (easy)" depending on who sits where."""
-        humans = sum(1 for s in self.seats if s == "human")
-        kind = self.seats[seat]
-        if kind == "human":
-            return "You" if humans == 1 else f"Player {seat + 1}"
-        level = kind.split(":", 1)[1]
-        return f"Bot ({level})" if humans >= 1 else f"Bot {seat + 1} ({level})"
-
+    # ------------------------------------------------------------------ seats
     def who(self, colour: int) -> str:
         """"Red (you)", "White (hard bot)", "Red (Player 1)" style label of the player of ``colour``."""
         seat = self.state.seat_of(colour)
@@ -385,16 +331,7 @@ class TumbleweedScene(Scene):
                             lambda: self.do_choose("red"), style="primary", font_size=16)
         self.b_white = Button((box.x + 28 + half, box.bottom - 56, half, 42), "White: 2nd (W)",
                               lambda: self.do_choose("white"), font_size=16)
-        # the end card
-        ec = self.end_box()
-        self.b_again = Button((ec.centerx - 255, ec.bottom - 66, 160, 46), "Play again", self.do_play_again,
-                              style="primary", font_size=18)
-        self.b_launch = Button((ec.centerx - 80, ec.bottom - 66, 160, 46), "Launcher", self.do_menu, font_size=18)
-        self.b_view = Button((ec.centerx + 95, ec.bottom - 66, 160, 46), "View board (V)", self.do_toggle_result,
-                             font_size=17)
-        self.b_show = Button((BOARD.centerx - 90, BOARD.bottom - 58, 180, 42), "Show result (V)",
-                             self.do_toggle_result, font_size=17, style="primary")
-        self.end_buttons = [self.b_again, self.b_launch, self.b_view]
+        self.end_buttons_for(self.end_box(), (BOARD.centerx - 90, BOARD.bottom - 58, 180, 42))
         self._refresh_buttons()
 
     def choice_box(self) -> pygame.Rect:
@@ -434,31 +371,7 @@ class TumbleweedScene(Scene):
             out.append(self.b_show)
         return out
 
-    # ------------------------------------------------------------------ feedback
-    def _sound(self, name: str) -> None:
-        audio = getattr(self.app, "audio", None)
-        if audio is not None:
-            audio.play(name)
-
-    def say(self, text: str, colour=None, seconds: float = 2.8) -> None:
-        """Show ``text`` under the status line for ``seconds`` s."""
-        self.msg = (text, colour or self.theme.text, self.clock + seconds)
-
-    def refuse(self, reason: str) -> None:
-        self.say(reason[:1].upper() + reason[1:], self.theme.bad)
-        self._sound("reject")
-
     # ------------------------------------------------------------------ actions
-    def submit(self, seat: int, action: dict) -> bool:
-        """Submit ``action`` for ``seat``; a refused one is reported with its reason. Returns whether it
-        was applied."""
-        try:
-            self.match.submit(seat, action)
-        except IllegalAction as e:
-            self.refuse(str(e))
-            return False
-        return True
-
     def click_cell(self, cell: tuple[int, int]) -> None:
         """A left click on board hex ``cell``."""
         st = self.state
@@ -471,7 +384,7 @@ class TumbleweedScene(Scene):
             self.refuse(f"Wait: {self.seat_name(seat)} is to play")
             return
         if st.phase == "neutral":
-            self.submit(seat, {"t": "neutral", "q": cell[0], "r": cell[1]})
+            self.submit_as(seat, {"t": "neutral", "q": cell[0], "r": cell[1]})
         elif st.phase == "setup":
             owner, _h = st.stack(cell)
             if owner != EMPTY:
@@ -484,7 +397,7 @@ class TumbleweedScene(Scene):
                 self._sound("click")
             else:
                 red = self.setup_red
-                if self.submit(seat, {"t": "setup", "red": list(red), "white": list(cell)}):
+                if self.submit_as(seat, {"t": "setup", "red": list(red), "white": list(cell)}):
                     self.setup_red = None
         elif st.phase == "choose":
             self.refuse("choose a colour first: red moves first, white second")
@@ -501,14 +414,14 @@ class TumbleweedScene(Scene):
                 self._sound("click")
                 return
             self.pending = None
-            self.submit(seat, act)
+            self.submit_as(seat, act)
 
     def confirm_pending(self) -> None:
         """Play the previewed placement (Enter)."""
         if self.pending is not None and self.state.phase == "play" and self.human_turn():
             cell = self.pending
             self.pending = None
-            self.submit(self.to_act(), {"t": "place", "q": cell[0], "r": cell[1]})
+            self.submit_as(self.to_act(), {"t": "place", "q": cell[0], "r": cell[1]})
 
     def do_pass(self) -> None:
         """Pass (P). With confirmation on, a pass that would end the game (the opponent has just
@@ -526,48 +439,36 @@ class TumbleweedScene(Scene):
             return
         self.pass_armed = False
         self.pending = None
-        self.submit(self.to_act(), {"t": "pass"})
+        self.submit_as(self.to_act(), {"t": "pass"})
 
-    def undo_steps(self) -> int:
-        """How many log entries Ctrl+Z takes back: the bots' actions since the last human action and that
-        action itself (0 when there is none, the game is over, or the undo policy forbids it)."""
-        m = self.match
-        if m.is_over():
-            return 0
-        k = m.cursor
-        n = 0
-        while k > 0:
-            entry = m.log[k - 1]
-            p = entry["p"]
-            if p < 0 or not self.rules.undoable(m.states[k - 1], p, entry["a"]):
-                return 0
-            n += 1
-            if not self.is_bot(p):
-                return n
-            k -= 1
-        return 0
-
-    def do_undo(self) -> None:
-        """Ctrl+Z: back to the position before the last human action."""
-        n = self.undo_steps()
-        if n == 0:
-            self.refuse("the game is over: nothing can be taken back" if self.match.is_over()
-                        else "nothing to undo")
-            return
-        self.bots.cancel()
-        for _ in range(n):
-            p = self.match.log[self.match.cursor - 1]["p"]
-            if not self.match.undo(p):
-                break
+    def after_undo(self) -> None:
         self.pending = None
         self.setup_red = None
         self.pass_armed = False
-        self._sound("undo")
+
+    def show_hint(self, action: dict) -> None:
+        """The hinted placement becomes the preview (Enter plays it); other hints are said in words."""
+        t = action.get("t")
+        if t == "place":
+            self.pending = (action["q"], action["r"])
+            self.say(f"Hint: {cell_name(self.state.size, self.pending)}: Enter plays it", self.theme.accent, 6.0)
+        elif t == "pass":
+            self.say("Hint: pass (P)", self.theme.accent, 6.0)
+        elif t == "setup":
+            n = self.state.size
+            self.setup_red = tuple(action["red"])
+            self.say(f"Hint: red at {cell_name(n, tuple(action['red']))}, white at "
+                     f"{cell_name(n, tuple(action['white']))}", self.theme.accent, 6.0)
+        elif t == "neutral":
+            self.say(f"Hint: the neutral stack at {cell_name(self.state.size, (action['q'], action['r']))}",
+                     self.theme.accent, 6.0)
+        elif t == "choose":
+            self.say(f"Hint: choose {action['colour']}", self.theme.accent, 6.0)
 
     def do_choose(self, colour: str) -> None:
         if not self.choosing():
             return
-        self.submit(self.to_act(), {"t": "choose", "colour": colour})
+        self.submit_as(self.to_act(), {"t": "choose", "colour": colour})
 
     def toggle_pref(self, key: str) -> None:
         """Flip preference ``key`` and remember it."""
@@ -582,28 +483,8 @@ class TumbleweedScene(Scene):
             self.pending = None
         self._sound("click")
 
-    def do_rules(self) -> None:
-        from . import SPEC
-        self.app.show_rules(SPEC)
-
-    def do_menu(self) -> None:
-        self.app.to_launcher()
-
-    def do_toggle_result(self) -> None:
-        if self.match.is_over():
-            self.show_result = not self.show_result
-
-    def do_play_again(self) -> None:
-        """A new match with the same config (seats, options) and a fresh seed."""
-        from . import SPEC
-        seed = int.from_bytes(os.urandom(4), "big")
-        match = Match(self.rules, dict(self.match.config), seed)
-        self.app.start_match(SPEC, match)
-        self._sound("start")
-
     # ------------------------------------------------------------------ match events
     def _on_events(self, match: Match, events: list) -> None:
-        self.since = 0.0
         self.pending = None
         self.pass_armed = False
         self.move_scroll = 0
@@ -623,28 +504,15 @@ class TumbleweedScene(Scene):
             elif kind == "stale_reminder":
                 self.say("Nothing has changed hands for 3 turns: passing is recommended", th.accent, 5.0)
             elif kind == "end":
-                sounds.append(self._end_sound(e))
+                sounds.append(self.end_sound(e.get("winner")))
                 self.show_result = True
         if sounds:
             self._sound(sounds[-1])
 
-    def _end_sound(self, e: dict) -> str:
-        humans = [s for s in (0, 1) if not self.is_bot(s)]
-        if len(humans) == 1 and e.get("winner") is not None:
-            return "win" if e["winner"] == humans[0] else "lose"
-        return "win"
-
     # ------------------------------------------------------------------ bots
-    def _bot_job(self, st: TumbleweedState, seat: int):
-        level = self.seats[seat].split(":", 1)[1]
-        seed = (self.match.seed * 1000003 + self.match.cursor * 7919 + seat) & 0x7FFFFFFF
-        rules = self.rules
-
-        def job(cancelled):
-            from .ai import make_agent
-            agent = make_agent(level, seed, cancel=cancelled)
-            return agent.select_action(rules, st, seat)
-        return job
+    def make_agent(self, seat: int, level: str, seed: int, cancelled: Any) -> Any:
+        from .ai import make_agent
+        return make_agent(level, seed, cancel=cancelled)
 
     def _fallback(self, st: TumbleweedState, seat: int) -> dict:
         """A legal action when a bot fails: a random placement, else a pass (else the first action)."""
@@ -653,20 +521,8 @@ class TumbleweedScene(Scene):
         rng = random.Random(f"{self.match.seed}/{self.match.cursor}")
         return rng.choice(places) if places else acts[0]
 
-    def _drive_bot(self) -> None:
-        seat = self.to_act()
-        err = self.bots.step(self.match, seat if self.is_bot(seat) else None, self._bot_job, self._fallback,
-                             self.since >= BOT_DELAY)
-        if err:
-            self.bot_error = f"{self.seat_name(seat)} {err}"
-
-    def bot_thinking(self) -> bool:
-        """Whether a bot is working on its move now (the "thinking" mark)."""
-        seat = self.to_act()
-        return self.is_bot(seat) and not self.match.is_over()
-
     # ------------------------------------------------------------------ input
-    def handle_event(self, event: Any) -> bool:
+    def handle_input(self, event: Any) -> bool:
         et = event.type
         if et == pygame.MOUSEMOTION:
             for b in self.active_buttons():
@@ -710,12 +566,7 @@ class TumbleweedScene(Scene):
     def _key(self, event: Any) -> bool:
         k = event.key
         mods = getattr(event, "mod", 0)
-        if mods & pygame.KMOD_CTRL:
-            if k == pygame.K_z:
-                self.do_undo()
-                return True
-            return False
-        if mods & (pygame.KMOD_ALT | pygame.KMOD_META):
+        if mods & (pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META):
             return False
         if k == pygame.K_ESCAPE:
             if self.pending is not None or self.setup_red is not None or self.pass_armed:
@@ -741,49 +592,11 @@ class TumbleweedScene(Scene):
         return True
 
     # ------------------------------------------------------------------ update
-    def update(self, dt: float) -> None:
-        self.clock += dt
-        self.since += dt
-        if self.msg is not None and self.clock >= self.msg[2]:
-            self.msg = None
-        if getattr(self.app, "top", self) is not self:
-            return   # under a dialog (rules, replay controls) the game pauses
-        if not self.match.is_over():
-            self._drive_bot()
+    def settle(self) -> None:
         if self.pending is not None and not (self.state.phase == "play" and self.human_turn()):
             self.pending = None
-        self._refresh_buttons()
 
     # ------------------------------------------------------------------ drawing helpers
-    def _text(self, text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
-        key = (text, size, tuple(colour), bold)
-        img = self._texts.get(key)
-        if img is None:
-            if len(self._texts) > 800:
-                self._texts.clear()
-            img = self._texts[key] = self.app.font(size, bold).render(text, True, colour)
-        return img
-
-    def _blit_text(self, surface, text, size, colour, bold=False, **anchor) -> pygame.Rect:
-        img = self._text(text, size, colour, bold)
-        return surface.blit(img, img.get_rect(**anchor))
-
-    def _pill(self, surface, text, centre, colour, fg=None, size=17) -> pygame.Rect:
-        img = self._text(text, size, fg or self.theme.text, True)
-        r = img.get_rect(center=centre)
-        box = r.inflate(30, 14)
-        pygame.draw.rect(surface, colour, box, border_radius=box.h // 2)
-        pygame.draw.rect(surface, mix(colour, self.theme.panel_edge, 0.6), box, 1, border_radius=box.h // 2)
-        surface.blit(img, r)
-        return box
-
-    def _card(self, surface, rect, label=None) -> None:
-        th = self.theme
-        pygame.draw.rect(surface, mix(th.panel, th.bg, 0.35), rect, border_radius=12)
-        pygame.draw.rect(surface, mix(th.panel, th.panel_edge, 0.6), rect, 1, border_radius=12)
-        if label:
-            self._blit_text(surface, label, 13, th.text_dim, True, topleft=(rect.x + 14, rect.y + 10))
-
     def red(self):
         return draw.red_colour(self.theme)
 

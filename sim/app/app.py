@@ -335,6 +335,11 @@ class App:
         """Show a short message at the bottom of the picture for ``seconds`` s."""
         self._toast = (text, self.time + seconds)
 
+    @property
+    def toast_text(self) -> str | None:
+        """The toast shown now, or None."""
+        return self._toast[0] if self._toast is not None and self.time < self._toast[1] else None
+
     def show_rules(self, spec: Any) -> Scene:
         """Push the rules of ``spec`` (a GameSpec) as an overlay; returns the rules scene."""
         from .rules_view import RulesScene

@@ -13,6 +13,7 @@ import random
 from typing import Any, Callable
 
 from .rules import CHANCE, CLOCK, PHYSICS, Action, Event, IllegalAction, Rules
+from .seats import Seat, from_config as seats_from_config
 
 Listener = Callable[["Match", list[Event]], None]
 
@@ -73,6 +74,11 @@ class Match:
 
     def active_players(self) -> list[int]:
         return self.rules.active_players(self.state)
+
+    @property
+    def seats(self) -> list[Seat]:
+        """Who sits at each seat (:mod:`sim.core.seats`), as the config names them."""
+        return seats_from_config(self.config, self.rules.info.min_players)
 
     # ---------------------------------------------------------------- actions
     def _apply(self, player: int, action: Action) -> list[Event]:

@@ -1,0 +1,497 @@
+"""The one table screen every game's screen extends (specs/DESIGN.md "App").
+
+:class:`TableScene` owns what every game's screen does the same way: binding to the match (its
+listener; the app binds the autosave), the seats, bot turns off the frame (:class:`BotTurns`), submit
+with the rules' reason shown when refused (:meth:`submit_as`), undo/redo by the match's policy, a hint from the game's
+bot (thought out off the frame too), play again, the end card's frame and buttons, sounds, the rules
+overlay and the table keys: Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, H hint and F1 rules; where one
+does not apply, a toast says why. Esc is left to the game (to drop a selection), then to the app (back
+to the launcher; the match stays autosaved).
+
+A game's screen keeps its own board: it overrides the hooks :meth:`handle_input` (every event but the
+table keys), :meth:`_key` (its own keys, from ``handle_input``), :meth:`_on_events` (match events),
+:meth:`animate` and :meth:`settle` (per-step work before and after the bots), :meth:`show_hint`, and,
+where its rules need more, :meth:`undo_steps`, :meth:`seat_name`, :meth:`_fallback`.
+"""
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import pygame
+
+from sim.ai.worker import BotTurns, BotWorker
+from sim.core.match import Match
+from sim.core.rules import IllegalAction
+from sim.core.seats import Seat, from_config
+
+from .scene import Scene, WheelSteps
+from .ui import Kit
+from .widgets import Button, mix
+
+
+class TableScene(Scene):
+    """A game's screen on ``match`` (any position: it draws whatever state the match is in).
+
+    ``spec`` is the game's ``GameSpec`` (default: the registry's entry for the match's game).
+    """
+
+    title = "Playtable"
+    #: s a move stays on screen before a bot's next move is played
+    BOT_DELAY = 0.5
+    #: the bot level that gives hints (None: the game's last, strongest, level)
+    HINT_LEVEL: str | None = None
+
+    def __init__(self, app: Any, match: Any, spec: Any = None):
+        super().__init__(app)
+        self.match = match
+        self.rules = match.rules
+        if spec is None:
+            from sim.core.registry import get_spec
+            spec = get_spec(match.rules.info.name)
+        self.spec = spec
+        listed = getattr(match, "seats", None)
+        self.seat_list: list[Seat] = list(listed) if listed is not None else from_config(match.config)
+        #: the seats as written in the config ("human", "bot:hard"), for the games' own labels
+        self.seats: list[str] = [s.text() for s in self.seat_list]
+        self.kit = Kit(app)
+        self.bots = BotTurns(f"{spec.name}-bot")
+        self.worker = self.bots.worker
+        self.bot_error: str | None = None
+        self.since = self.BOT_DELAY                  # s since the last action was shown
+        self.clock = 0.0                             # s of screen time, for messages and animation
+        self.msg: tuple[str, tuple, float] | None = None
+        self.show_result = True
+        self.wheel = WheelSteps()
+        self.hint: tuple[int, Any] | None = None     # (log cursor it was made for, the hinted action)
+        self._hint_worker = BotWorker(f"{spec.name}-hint")
+        self._hint_job: tuple[Any, int] | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+    def on_enter(self) -> None:
+        if self._table_events not in self.match.listeners:
+            self.match.listeners.insert(0, self._table_events)
+
+    def on_exit(self) -> None:
+        self.bots.cancel()
+        self._cancel_hint()
+        try:
+            self.match.listeners.remove(self._table_events)
+        except ValueError:
+            pass
+
+    def _table_events(self, match: Any, events: list) -> None:
+        self.since = 0.0
+        self.hint = None
+        self._cancel_hint()
+        self._on_events(match, events)
+
+    def _on_events(self, match: Any, events: list) -> None:
+        """The game's reaction to match ``events`` (sounds, animations, messages)."""
+
+    # ------------------------------------------------------------------ seats and state
+    @property
+    def state(self) -> Any:
+        return self.match.state
+
+    @property
+    def theme(self):
+        return self.app.theme
+
+    def is_bot(self, seat: int | None) -> bool:
+        return seat is not None and 0 <= seat < len(self.seat_list) and self.seat_list[seat].is_bot
+
+    def humans(self) -> list[int]:
+        """The seats played by people at this machine."""
+        return [i for i, s in enumerate(self.seat_list) if s.is_human]
+
+    def bot_level(self, seat: int) -> str:
+        """The level of bot ``seat`` (the game's first level when its seat names none)."""
+        level = self.seat_list[seat].level
+        return level or (self.spec.levels[0] if self.spec.levels else "")
+
+    def to_act(self) -> int | None:
+        """The seat that acts now (None when the game is over or chance, physics or a clock is due)."""
+        act = self.rules.active_players(self.state)
+        return act[0] if act and act[0] >= 0 else None
+
+    def human_turn(self) -> bool:
+        """Whether a human at this machine is to act."""
+        seat = self.to_act()
+        return seat is not None and not self.is_bot(seat)
+
+    def seat_name(self, seat: int) -> str:
+        """"You", "Player 2", "Bot (hard)", "Bot 3 (easy)" depending on who sits where; a name the
+        player gave wins."""
+        s = self.seat_list[seat]
+        if s.name:
+            return s.name
+        humans = len(self.humans())
+        if s.is_human:
+            return "You" if humans == 1 else f"Player {seat + 1}"
+        level = self.bot_level(seat)
+        return f"Bot ({level})" if humans >= 1 and len(self.seat_list) == 2 else f"Bot {seat + 1} ({level})"
+
+    def reviewing(self) -> bool:
+        """Whether a replay steps through the match (the replay controls are over this screen)."""
+        from .replay import ReplayScene
+        return any(isinstance(s, ReplayScene) for s in getattr(self.app, "stack", ()))
+
+    # ------------------------------------------------------------------ feedback
+    def _sound(self, name: str) -> None:
+        audio = getattr(self.app, "audio", None)
+        if audio is not None:
+            audio.play(name)
+
+    def say(self, text: str, colour=None, seconds: float = 3.0) -> None:
+        """Show ``text`` (first letter capitalised) in the screen's message line for ``seconds`` s."""
+        self.msg = (text[:1].upper() + text[1:], colour or self.theme.text, self.clock + seconds)
+
+    def refuse(self, reason: str) -> None:
+        """Say why an action was refused, with the reject sound."""
+        self.say(reason, self.theme.bad, 4.0)
+        self._sound("reject")
+
+    def unavailable(self, reason: str) -> None:
+        """A table key that does not apply now: a toast says why."""
+        self.app.toast(reason[:1].upper() + reason[1:], 2.6)
+        self._sound("reject")
+
+    def submit_as(self, seat: int | None, action: dict) -> bool:
+        """Submit ``action`` for ``seat``; a refused one (illegal, or made stale by another player's
+        move) is reported with the rules' reason and :meth:`on_refused` runs (a piece snaps back).
+        Returns whether it was applied (never for ``seat`` None)."""
+        if seat is None:
+            return False
+        try:
+            self.match.submit(seat, action)
+        except IllegalAction as e:
+            self.refuse(str(e))
+            self.on_refused(action, str(e))
+            return False
+        return True
+
+    def on_refused(self, action: dict, reason: str) -> None:
+        """The game's reaction to a refused action of this screen (default: none)."""
+
+    # ------------------------------------------------------------------ undo and redo
+    def undo_steps(self) -> int:
+        """How many log entries Ctrl+Z takes back: the bots' actions since the last human action and
+        that action itself (0 when there is none, the game is over, or the match's policy forbids it:
+        never across chance, physics or a timer)."""
+        m = self.match
+        if m.is_over() or self.spec.realtime:
+            return 0
+        k, n = m.cursor, 0
+        while k > 0:
+            entry = m.log[k - 1]
+            p = entry["p"]
+            if p < 0 or not self.rules.undoable(m.states[k - 1], p, entry["a"]):
+                return 0
+            n += 1
+            if not self.is_bot(p):
+                return n
+            k -= 1
+        return 0
+
+    def can_undo(self) -> bool:
+        return self.undo_steps() > 0 and not self.reviewing()
+
+    def undo_refusal(self) -> str:
+        """Why Ctrl+Z does nothing now (the game's policy in words)."""
+        m = self.match
+        if self.spec.realtime:
+            return "a real-time race has no undo"
+        if m.is_over():
+            return "the game is over: nothing can be taken back"
+        if m.cursor and m.log[m.cursor - 1]["p"] < 0:
+            return "nothing to undo: a roll, a draw or a shuffle can never be taken back"
+        return "nothing to undo"
+
+    def do_undo(self) -> None:
+        """Ctrl+Z: back to the position before the last human action (bots' replies included)."""
+        n = self.undo_steps() if not self.reviewing() else 0
+        if n == 0:
+            self.unavailable(self.undo_refusal())
+            return
+        self.bots.cancel()
+        for _ in range(n):
+            p = self.match.log[self.match.cursor - 1]["p"]
+            if not self.match.undo(p):
+                break
+        self.after_undo()
+        self._sound("undo")
+
+    def after_undo(self) -> None:
+        """Drop the game's per-move choices after undo or redo (default: none)."""
+
+    def can_redo(self) -> bool:
+        return bool(self.match.can_redo()) and not self.match.is_over() and not self.reviewing()
+
+    def do_redo(self) -> None:
+        """Ctrl+Y: play again what Ctrl+Z took back: the human action and the bots' replies after it."""
+        if not self.can_redo():
+            self.unavailable("nothing to redo" if not self.spec.realtime else "a real-time race has no redo")
+            return
+        self.bots.cancel()
+        m = self.match
+        m.redo()
+        while m.can_redo() and self.is_bot(m.log[m.cursor]["p"]):
+            m.redo()
+        self.after_undo()
+        self._sound("place")
+
+    # ------------------------------------------------------------------ hint
+    def hint_level(self) -> str | None:
+        """The bot level that gives hints, or None when the game has no bot to ask."""
+        levels = self.spec.levels
+        if self.spec.make_bot is None or not levels:
+            return None
+        return self.HINT_LEVEL if self.HINT_LEVEL in levels else levels[-1]
+
+    def hint_refusal(self) -> str | None:
+        """Why H gives no hint now, or None when it may."""
+        if self.match.is_over():
+            return "the game is over"
+        if self.reviewing():
+            return "no hints in a replay"
+        if self.hint_level() is None:
+            return f"{self.spec.title} has no bot to ask for a hint"
+        if not self.human_turn():
+            return "a hint is for your own turn"
+        return None
+
+    def do_hint(self) -> None:
+        """H: ask the game's strongest bot what it would play here (thought out off the frame); the
+        answer is shown by :meth:`show_hint`."""
+        why = self.hint_refusal()
+        if why is not None:
+            self.unavailable(why)
+            return
+        if self.hint is not None and self.hint[0] == self.match.cursor:
+            self.show_hint(self.hint[1])
+            return
+        st, seat = self.state, self.to_act()
+        if self._hint_job is not None and self._hint_job[0] is st:
+            return   # already thinking about it
+        self._hint_job = (st, seat)
+        self._hint_worker.start(self._bot_job(st, seat, self.hint_level()))
+        self.say("Thinking about a hint…", self.theme.text_dim, 30.0)
+
+    def _poll_hint(self) -> None:
+        if self._hint_job is None:
+            return
+        st, _seat = self._hint_job
+        try:
+            done, act = self._hint_worker.poll()
+        except Exception as e:  # noqa: BLE001 - a failing bot gives no hint, the game goes on
+            self._hint_job = None
+            self.say(f"No hint: the bot failed ({e.__class__.__name__})", self.theme.bad)
+            return
+        if not done:
+            return
+        self._hint_job = None
+        if st is self.state:
+            self.hint = (self.match.cursor, act)
+            self.msg = None
+            self._sound("hint")
+            self.show_hint(act)
+
+    def _cancel_hint(self) -> None:
+        if self._hint_job is not None:
+            self._hint_worker.cancel()
+            self._hint_job = None
+            if self.msg is not None and self.msg[0].startswith("Thinking about a hint"):
+                self.msg = None
+
+    def show_hint(self, action: dict) -> None:
+        """Show the hinted ``action`` (default: in words, :meth:`describe_action`)."""
+        self.say(f"Hint: {self.describe_action(action)}", self.theme.accent, 6.0)
+
+    def describe_action(self, action: dict) -> str:
+        """``action`` in words for a player (default: its fields)."""
+        return ", ".join(f"{k} {v}" for k, v in action.items())
+
+    # ------------------------------------------------------------------ table commands
+    def do_rules(self) -> None:
+        if not any(getattr(s, "is_rules", False) for s in getattr(self.app, "stack", ())):
+            self.app.show_rules(self.spec)
+
+    def do_menu(self) -> None:
+        self.app.to_launcher()
+
+    def do_toggle_result(self) -> None:
+        if self.match.is_over():
+            self.show_result = not self.show_result
+
+    def new_match(self) -> Match:
+        """A new match with the same config (seats, options) and a fresh seed (from the OS, never the
+        global random state)."""
+        return Match(self.rules, dict(self.match.config), int.from_bytes(os.urandom(4), "big"))
+
+    def do_play_again(self) -> None:
+        self.app.start_match(self.spec, self.new_match())
+        self._sound("start")
+
+    def end_sound(self, winner: int | None) -> str:
+        """"win" or "lose" for the one human at the table, "win" otherwise."""
+        hs = self.humans()
+        if len(hs) == 1 and winner is not None:
+            return "win" if winner == hs[0] else "lose"
+        return "win"
+
+    # ------------------------------------------------------------------ bots
+    def make_agent(self, seat: int, level: str, seed: int, cancelled: Any) -> Any:
+        """The bot that decides for ``seat`` (default: the spec's ``make_bot``)."""
+        return self.spec.make_bot(seat, level, seed)
+
+    def _bot_job(self, st: Any, seat: int, level: str | None = None):
+        level = level or self.bot_level(seat)
+        seed = (self.match.seed * 1000003 + self.match.cursor * 7919 + seat) & 0x7FFFFFFF
+        rules = self.rules
+
+        def job(cancelled):
+            return self.make_agent(seat, level, seed, cancelled).select_action(rules, st, seat)
+        return job
+
+    def _fallback(self, st: Any, seat: int) -> dict:
+        """A legal action when a bot fails: a random one."""
+        acts = self.rules.legal_actions(st, seat)
+        return random.Random(f"{self.match.seed}/{self.match.cursor}").choice(acts)
+
+    def animating(self) -> bool:
+        """Whether an animation runs that a bot's next move must wait for."""
+        return False
+
+    def _drive_bot(self) -> None:
+        seat = self.to_act()
+        err = self.bots.step(self.match, seat if self.is_bot(seat) else None, self._bot_job, self._fallback,
+                             self.since >= self.BOT_DELAY and not self.animating())
+        if err:
+            self.bot_error = f"{self.seat_name(seat)} {err}"
+
+    def bot_thinking(self) -> bool:
+        """Whether a bot is to act now (the "thinking" mark)."""
+        return self.is_bot(self.to_act()) and not self.match.is_over() and not self.reviewing()
+
+    # ------------------------------------------------------------------ input
+    def handle_event(self, event: Any) -> bool:
+        if event.type == pygame.KEYDOWN and self.table_key(event):
+            self._refresh_buttons()
+            return True
+        return self.handle_input(event)
+
+    def table_key(self, event: Any) -> bool:
+        """The keys every table has: Ctrl+Z, Ctrl+Y / Ctrl+Shift+Z, H, F1. Returns whether consumed."""
+        k = event.key
+        mods = getattr(event, "mod", 0)
+        if mods & pygame.KMOD_CTRL:
+            if k == pygame.K_z and mods & pygame.KMOD_SHIFT or k == pygame.K_y:
+                self.do_redo()
+                return True
+            if k == pygame.K_z:
+                self.do_undo()
+                return True
+            return False
+        if mods & (pygame.KMOD_ALT | pygame.KMOD_META):
+            return False
+        if k == pygame.K_h:
+            self.do_hint()
+            return True
+        if k == pygame.K_F1:
+            self.do_rules()
+            return True
+        return False
+
+    def handle_input(self, event: Any) -> bool:
+        """The game's own handling of ``event`` (default: keys to :meth:`_key`)."""
+        if event.type == pygame.KEYDOWN:
+            consumed = self._key(event)
+            self._refresh_buttons()
+            return consumed
+        return False
+
+    def _key(self, event: Any) -> bool:
+        """The game's own keys; returns whether consumed (Esc unconsumed goes back to the launcher)."""
+        return False
+
+    def _refresh_buttons(self) -> None:
+        """Bring the game's buttons up to date with the position (labels, enabled)."""
+
+    # ------------------------------------------------------------------ update
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        self.since += dt
+        if self.msg is not None and self.clock >= self.msg[2]:
+            self.msg = None
+        self.animate(dt)
+        if getattr(self.app, "top", self) is not self:
+            return   # under a dialog (rules, replay controls) the game pauses
+        self._poll_hint()
+        if not self.match.is_over():
+            self._drive_bot()
+        self.settle()
+        self._refresh_buttons()
+
+    def animate(self, dt: float) -> None:
+        """The game's animations, ``dt`` s on (they run under dialogs too)."""
+
+    def settle(self) -> None:
+        """The game's per-step tidying after the bots moved (drop choices that no longer apply)."""
+
+    # ------------------------------------------------------------------ drawing
+    def _text(self, text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
+        return self.kit.text(text, size, colour, bold)
+
+    def _blit_text(self, surface, text, size, colour, bold=False, **anchor) -> pygame.Rect:
+        return self.kit.blit(surface, text, size, colour, bold, **anchor)
+
+    def _pill(self, surface, text, centre, colour, fg=None, size=17, **kw) -> pygame.Rect:
+        return self.kit.pill(surface, text, centre, colour, fg, size, **kw)
+
+    def _card(self, surface, rect, label=None, edge=None, **kw) -> None:
+        self.kit.card(surface, rect, label, edge, **kw)
+
+    def end_buttons_for(self, box: pygame.Rect, show: Any) -> None:
+        """The end card's buttons along the bottom of ``box`` (Play again, Launcher, View board) as
+        ``self.end_buttons``, and ``self.b_show`` (Show result, at rect ``show``) for when the card is
+        hidden."""
+        y = box.bottom - 64
+        self.b_again = Button((box.centerx - 255, y, 160, 46), "Play again", self.do_play_again,
+                              style="primary", font_size=18)
+        self.b_launch = Button((box.centerx - 80, y, 160, 46), "Launcher", self.do_menu, font_size=18)
+        self.b_view = Button((box.centerx + 95, y, 160, 46), "View board (V)", self.do_toggle_result,
+                             font_size=17)
+        self.b_show = Button(show, "Show result (V)", self.do_toggle_result, font_size=17, style="primary")
+        self.end_buttons = [self.b_again, self.b_launch, self.b_view]
+
+    def draw_end_frame(self, surface, area: pygame.Rect, box: pygame.Rect, title: str, sub: str,
+                       winner: int | None) -> None:
+        """The end card's frame over ``area``: shade, card ``box`` edged by the outcome for the one
+        human at the table (good: won, bad: lost), ``title`` and ``sub`` on top."""
+        th = self.theme
+        self.kit.shade(surface, area)
+        hs = self.humans()
+        mine = len(hs) == 1 and winner is not None
+        good = mine and winner == hs[0]
+        pygame.draw.rect(surface, th.panel, box, border_radius=18)
+        pygame.draw.rect(surface, th.good if good else th.bad if mine else th.panel_edge, box, 2,
+                         border_radius=18)
+        self.kit.blit(surface, title, 36, th.good if good else th.text, True, width=box.w - 40,
+                      midtop=(box.centerx, box.y + 18))
+        if sub:
+            self.kit.blit(surface, sub, 15, th.text_dim, width=box.w - 40, midtop=(box.centerx, box.y + 66))
+
+    def draw_message(self, surface, centre: tuple[int, int], size: int = 15) -> bool:
+        """The current message (``say``) centred at ``centre`` on a quiet backdrop; returns whether
+        one was drawn."""
+        if self.msg is None:
+            return False
+        th = self.theme
+        text, colour, _until = self.msg
+        img = self.kit.fit(text, size, colour, 860, True)
+        r = img.get_rect(center=centre)
+        pygame.draw.rect(surface, mix(th.bg, th.panel, 0.6), r.inflate(24, 8), border_radius=8)
+        surface.blit(img, r)
+        return True
