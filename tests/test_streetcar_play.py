@@ -227,14 +227,15 @@ def test_terminal_squares_must_connect_in_a_played_position():
 def test_command_line_hooks():
     import argparse
 
-    from games.streetcar.selfplay import cli_options, cli_selfplay, make_config
+    from games.streetcar import SPEC
+    from games.streetcar.selfplay import cli_selfplay
     p = argparse.ArgumentParser()
-    cli_options(p)
-    opts = p.parse_args(["--dice", "classic"])
-    assert make_config(opts, ["human", "bot:hard"]) == {"players": 2, "seats": ["human", "bot:hard"],
-                                                        "dice": "classic", "pile": "1995", "share_hands": True}
+    SPEC.add_flags(p)
+    opts = p.parse_args(["--dice", "classic", "--no-share-hands", "--pile", "bga"])
+    assert R.validate_config(SPEC.config_for(opts, ["human", "bot:hard"])) == {
+        "players": 2, "seats": ["human", "bot:hard"], "dice": "classic", "pile": "bga", "share_hands": False}
     with pytest.raises(ValueError):
-        make_config(opts, ["human"])
+        R.validate_config(SPEC.config_for(opts, ["human"]))
     buf = io.StringIO()
     opts = argparse.Namespace(games=1, seed=5, json=True, dice="published")
     assert cli_selfplay(opts, ["bot:medium", "bot:medium"], buf) == 0

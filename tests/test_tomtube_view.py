@@ -219,7 +219,8 @@ def test_setup_dialog_reaches_every_option(app):
                 return b
         raise AssertionError(f"no button {label!r} in {row_label!r}")
 
-    for row, label in (("Tom's extra energy", "2"), ("Aliens", "Off"), ("First turn", "Dave")):
+    assert button("Extra energy", "Dave +1")       # either player may be the beginner
+    for row, label in (("Extra energy", "Tom +2"), ("Aliens", "Off"), ("First turn", "Dave")):
         click(app, button(row, label).rect.center)
     assert [b.label for b in dlg.seat_rows[1][0]] == ["Human", "✓ Bot", "Random"]
     click(app, dlg.seat_rows[1][0][2].rect.center)   # P2 (Dave): the random player

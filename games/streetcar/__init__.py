@@ -1,8 +1,8 @@
 """Streetcar (after Stefan Dorra's *Linie 1*): lay track to link your terminals through your stops, then
 race your tram home with push-your-luck dice (specs/streetcar.md).
 
-``SPEC`` offers the game to the app: 2 to 5 seats (hot-seat humans and bots at three levels), the flag
-``--dice bga|published|classic``, the set-up dialog (seats, dice, shared hands), the screen
+``SPEC`` offers the game to the app: 2 to 5 seats (hot-seat humans and bots at three levels), the options
+of ``options.OPTIONS`` (dice, shared hands, draw pile: flags and set-up dialog rows), the screen
 (``view.StreetcarScene``), selfplay and bench. Everything is imported lazily, so listing the game never
 imports pygame.
 """
@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from sim.core.registry import GameSpec
+
+from .options import OPTIONS
 
 _HERE = Path(__file__).resolve().parent
 LEVELS = ("easy", "medium", "hard")
@@ -36,18 +38,6 @@ def _bot(seat: int, level: str, seed: int = 0):
     """A bot for ``seat`` at ``level`` ("easy", "medium", "hard"); ``ValueError`` if unknown."""
     from .ai import make_bot
     return make_bot(seat, level, seed)
-
-
-def _cli_options(parser: Any) -> None:
-    """``--dice bga|published|classic`` for ``playtable play`` / ``selfplay streetcar``."""
-    from .selfplay import cli_options
-    cli_options(parser)
-
-
-def _make_config(options: Any, seats: list[str]) -> dict:
-    """The config for ``seats`` and ``--dice``; ``ValueError`` with a reason if the rules refuse it."""
-    from .selfplay import make_config
-    return make_config(options, seats)
 
 
 def _selfplay(options: Any, seats: list[str], out: Any) -> int:
@@ -86,8 +76,7 @@ SPEC = GameSpec(
     default_players=("human", "bot:medium", "bot:medium"),
     make_setup=_setup,
     levels=LEVELS,
-    cli_options=_cli_options,
-    make_config=_make_config,
+    options=OPTIONS,
     selfplay=_selfplay,
     bench=_bench,
 )

@@ -35,11 +35,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
+from sim.core.options import check as check_options
 from sim.core.rules import CHANCE, Action, Event, GameInfo, IllegalAction
 
 from . import route as R
 from .data import (DICE, HAND_SIZE, LETTERS, PILES, START_HAND, TILE_IDS, TILES, face_steps,
                    route_cards_for, stops_of)
+from .options import OPTIONS
 from .tiles import (BOARD_CELLS, BOARD_SET, BUILDING_AT, EXCHANGEABLE, FIXED, NEIGH, NEXT_TO, ORIENT, ORIENTS,
                     SIDES, TRACK_OF_CODE, Board, cell_of, keeps_tracks, xy_of)
 
@@ -173,13 +175,7 @@ class StreetcarRules:
                 if s not in SEAT_KINDS:
                     raise ValueError(f"unknown player {s!r} (use {', '.join(SEAT_KINDS)})")
             out["seats"] = list(seats)
-        if out["dice"] not in DICE:
-            raise ValueError(f"dice must be one of {', '.join(DICE)}, not {out['dice']!r}")
-        if out["pile"] not in PILES:
-            raise ValueError(f"pile must be one of {', '.join(PILES)}, not {out['pile']!r}")
-        if not isinstance(out["share_hands"], bool):
-            raise ValueError("share_hands must be true or false")
-        return out
+        return check_options(OPTIONS, out)
 
     def initial_state(self, config: dict[str, Any]) -> State:
         cfg = self.validate_config(config)

@@ -97,16 +97,17 @@ def _emit(out: Any, line: str) -> None:
 
 
 def run(players: list[str], games: int, seed: int, dice: str = "bga", json_lines: bool = False,
-        out: Any = None) -> dict[str, Any]:
+        out: Any = None, config: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play ``games`` bot games (seats ``players``, e.g. ``["bot:hard", "bot:easy"]``; dice option
     ``dice``) from seeds ``seed``, ``seed + 1``...; write a line per game and a summary line to ``out``
     (``write`` method or a callable; default: nowhere) and return the summary: wins per seat, draws,
     the share of seats that completed their route, turns per game, games per second. Raises
-    ``ValueError`` for bad seats, dice or a game count below 1."""
+    ``ValueError`` for bad seats, dice or a game count below 1. ``config``: more table options
+    (``share_hands``, ``pile``)."""
     levels = parse_players(players)
     if not isinstance(games, int) or games < 1:
         raise ValueError("games must be at least 1")
-    StreetcarRules().validate_config({"players": len(levels), "dice": dice})
+    StreetcarRules().validate_config({"players": len(levels), "dice": dice, **(config or {})})
     sink: Callable[[str], None] | Any = out if out is not None else (lambda line: None)
     wins = [0] * len(players)
     draws = 0
@@ -115,7 +116,7 @@ def run(players: list[str], games: int, seed: int, dice: str = "bga", json_lines
     t0 = time.perf_counter()
     for i in range(games):
         g_seed = seed + i
-        m, plays = play_game(players, g_seed, dice)
+        m, plays = play_game(players, g_seed, dice, config=config)
         res = m.outcome()
         if res["winner"] is not None:
             wins[res["winner"]] += 1
@@ -148,23 +149,14 @@ def run(players: list[str], games: int, seed: int, dice: str = "bga", json_lines
 
 
 # ------------------------------------------------------------------ hooks for the command line
-def cli_options(parser: Any) -> None:
-    """Add Streetcar's own flag to ``playtable play/selfplay streetcar``: ``--dice bga|published|classic``."""
-    parser.add_argument("--dice", choices=("bga", "published", "classic"), default="bga",
-                        help="dice: bga (default: 2 two-green faces, 1 tools), published (1 two-green, "
-                             "2 tools) or classic (one die 1, 2, 3, 4, H, H)")
-
-
-def make_config(options: Any, seats: list[str]) -> dict[str, Any]:
-    """The match config for ``seats`` ("human" / "bot:LEVEL") and the ``--dice`` flag; raises
-    ``ValueError`` with a reason for a bad seat count or dice name."""
-    cfg = {"players": len(seats), "seats": list(seats), "dice": getattr(options, "dice", None) or "bga"}
-    return StreetcarRules().validate_config(cfg)
-
-
 def cli_selfplay(options: Any, seats: list[str], out: Any) -> int:
-    """``playtable selfplay streetcar``: ``options`` carries ``games``, ``seed``, ``json`` and ``dice``;
-    returns the exit status (0)."""
-    run(list(seats), int(options.games), int(options.seed), getattr(options, "dice", None) or "bga",
-        bool(getattr(options, "json", False)), out)
+    """``playtable selfplay streetcar``: ``options`` carries ``games``, ``seed``, ``json`` and the game's
+    option flags (``options.OPTIONS``); returns the exit status (0)."""
+    from sim.core.options import from_flags
+
+    from .options import OPTIONS
+    cfg = from_flags(OPTIONS, options)
+    dice = cfg.pop("dice", "bga")
+    run(list(seats), int(options.games), int(options.seed), dice, bool(getattr(options, "json", False)), out,
+        config=cfg)
     return 0

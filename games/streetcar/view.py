@@ -39,7 +39,7 @@ from typing import Any
 
 import pygame
 
-from sim.app.setup_view import SEAT_COLOURS, Choice, SeatSetupScene
+from sim.app.setup_view import SEAT_COLOURS, SeatSetupScene
 from sim.app.table import TableScene
 from sim.app.widgets import Button, mix
 from sim.core.match import Match
@@ -72,12 +72,6 @@ SIDE_DELTA = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 
 # ------------------------------------------------------------------------------ set-up dialog
-SETUP_OPTIONS = (
-    Choice("dice", "Dice", ("bga", "published", "classic"), ("BGA", "Published", "Classic"), default="bga"),
-    Choice("share_hands", "Share hands", (True, False), ("On", "Off"), default=True),
-)
-
-
 def describe_config(config: dict) -> str:
     """One line about a validated config for the set-up dialog."""
     n = config["players"]
@@ -90,7 +84,7 @@ def describe_config(config: dict) -> str:
 
 def make_setup_scene(app: Any, spec: Any) -> SeatSetupScene:
     """The launcher's set-up dialog (``GameSpec.make_setup``): 2 to 5 seats, dice and hand sharing."""
-    return SeatSetupScene(app, spec, min_players=2, max_players=5, max_handicap=0, options=SETUP_OPTIONS,
+    return SeatSetupScene(app, spec, min_players=2, max_players=5, max_handicap=0,
                           heading="New game", describe=describe_config)
 
 

@@ -20,6 +20,8 @@ from typing import Any
 
 from sim.core.registry import GameSpec
 
+from .options import OPTIONS
+
 from .rules import TomTubeRules
 
 _HERE = Path(__file__).resolve().parent
@@ -85,22 +87,6 @@ def _agent(level: str):
     return make
 
 
-def cli_options(parser: Any) -> None:
-    """Tom Tube's flags for ``playtable play`` and ``selfplay`` (argparse ``parser``)."""
-    parser.add_argument("--beginner-energy", type=int, default=0, metavar="N",
-                        help="extra launch energy counters for the first seat (Tom), for a beginner")
-    parser.add_argument("--no-aliens", action="store_true",
-                        help="play without control and alien counters (a beginner's game)")
-
-
-def make_config(options: Any, seats: list[str]) -> dict[str, Any]:
-    """The match config from the flags of :func:`cli_options` (missing ones take their defaults) and the
-    two seats: a random first player, ``extra_energy`` ``[N, 0]``, ``alien_control`` unless
-    ``--no-aliens``. The rules validate it (``ValueError`` with a reason, e.g. a negative N)."""
-    return {"first": "random", "extra_energy": [getattr(options, "beginner_energy", 0), 0],
-            "alien_control": not getattr(options, "no_aliens", False), "seats": list(seats)}
-
-
 class _SeatedLines:
     """Passes ``selfplay.run``'s lines on to ``out``, adding the seats to each game's record config so
     ``playtable replay`` names the players as they sat."""
@@ -132,12 +118,15 @@ def _selfplay(options: Any, seats: list[str], out: Any) -> int:
     ``options.games`` games from ``options.seed``, the beginner flags; with ``options.json`` one JSON
     line per game (seed, players, result with the final score breakdown, the full record with the seats)
     and a summary line. Returns the exit status (0)."""
+    from sim.core.options import from_flags
+
     from .selfplay import run
 
     levels = [s.split(":", 1)[1] for s in check_seats(seats)]
     sink = _SeatedLines(out, check_seats(seats)) if options.json else out
-    run(levels, int(options.games), int(options.seed), beginner_energy=int(getattr(options, "beginner_energy", 0)),
-        aliens=not getattr(options, "no_aliens", False), json_lines=bool(options.json), out=sink)
+    cfg = TomTubeTable().validate_config(from_flags(OPTIONS, options))
+    run(levels, int(options.games), int(options.seed), beginner_energy=cfg["extra_energy"][0],
+        aliens=cfg["alien_control"], json_lines=bool(options.json), out=sink)
     return 0
 
 
@@ -174,8 +163,8 @@ SPEC = GameSpec(
     default_players=("human", "bot"),
     make_setup=_setup,
     levels=LEVELS,
-    cli_options=cli_options,
-    make_config=make_config,
+    options=OPTIONS,
+    players_key=None,
     selfplay=_selfplay,
     bench=_bench,
 )

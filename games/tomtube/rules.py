@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from sim.core.options import check as check_options
 from sim.core.rules import CHANCE, Action, Event, GameInfo, IllegalAction
 
 from .board import Board
@@ -41,6 +42,7 @@ from .data import (ALIEN_EXCHANGE, BASES, BONUS_POINTS_PER_TURN, COUNTER_KINDS, 
                    TRIANGLE_PIECES, TRIANGLE_SET)
 from .geometry import INTERIOR, MODULE_BY_NAME, SLOTS, TRIANGLES, node_kind
 from .moves import can_reach_home, cannot_ever_move, drift_paths, jump_targets
+from .options import OPTIONS
 
 INFO = GameInfo(name="tomtube", title="Tom Tube", min_players=2, max_players=2, realtime=False, rules_version=1)
 
@@ -139,18 +141,9 @@ class TomTubeRules:
             if k not in out:
                 raise ValueError(f"unknown option {k!r}")
             out[k] = v
-        if out["first"] not in (0, 1, "random") or isinstance(out["first"], bool):
-            raise ValueError("first must be 0 (Tom), 1 (Dave) or \"random\"")
-        ex = out["extra_energy"]
-        if (not isinstance(ex, (list, tuple)) or len(ex) != 2 or not all(_int(x) and x >= 0 for x in ex)):
-            raise ValueError("extra_energy must be two whole numbers >= 0 (one per player)")
-        if 2 * START_ENERGY + sum(ex) > STOCK["energy"]:
-            raise ValueError(f"extra_energy: the stock has only {STOCK['energy'] - 2 * START_ENERGY} "
-                             "energy counters to spare")
-        out["extra_energy"] = [int(x) for x in ex]
-        for k in ("alien_control", "stranded_loses"):
-            if not isinstance(out[k], bool):
-                raise ValueError(f"{k} must be true or false")
+        out = check_options(OPTIONS, out)
+        if not isinstance(out["stranded_loses"], bool):
+            raise ValueError("stranded_loses must be true or false")
         if not _int(out["turn_limit"]) or out["turn_limit"] < 1:
             raise ValueError("turn_limit must be a whole number >= 1")
         return out

@@ -37,7 +37,7 @@ from typing import Any
 
 import pygame
 
-from sim.app.setup_view import Choice, SeatSetupScene
+from sim.app.setup_view import SeatSetupScene
 from sim.app.table import TableScene
 from sim.app.widgets import Button, mix, wrap_text
 from sim.core.match import Match
@@ -102,20 +102,12 @@ class TomTubeSetupScene(SeatSetupScene):
                 b.label = b.label.replace(kind, names.get(kind, kind))
 
 
-SETUP_OPTIONS = (
-    Choice("extra_energy", "Tom's extra energy", ([0, 0], [1, 0], [2, 0], [3, 0]), ("0", "1", "2", "3"),
-           default=[0, 0]),
-    Choice("alien_control", "Aliens", (True, False), ("On", "Off"), default=True),
-    Choice("first", "First turn", ("random", 0, 1), ("Random", "Tom", "Dave"), default="random"),
-)
-
-
 def describe_config(config: dict) -> str:
     """One line about a validated config for the set-up dialog."""
-    extra = config["extra_energy"][0]
     parts = ["P1 is Tom (orange, top base), P2 Dave (red)"]
-    if extra:
-        parts.append(f"Tom launches with {1 + extra} energy counters")
+    for name, extra in zip(PLAYER_NAMES, config["extra_energy"]):
+        if extra:
+            parts.append(f"{name} launches with {1 + extra} energy counters")
     if not config["alien_control"]:
         parts.append("no control or alien counters")
     return ". ".join(parts) + "."
@@ -124,7 +116,7 @@ def describe_config(config: dict) -> str:
 def make_setup_scene(app: Any, spec: Any) -> TomTubeSetupScene:
     """The set-up dialog (``GameSpec.make_setup``)."""
     return TomTubeSetupScene(app, spec, min_players=2, max_players=2, kinds=("human", "bot:bot", "bot:random"),
-                             max_handicap=0, describe=describe_config, options=SETUP_OPTIONS, heading="New game")
+                             max_handicap=0, describe=describe_config, heading="New game")
 
 
 # ------------------------------------------------------------------------------ demo positions

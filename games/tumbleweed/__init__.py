@@ -6,10 +6,8 @@ bots, ``selfplay`` and ``bench`` the headless tools, ``view`` the screen and its
 ``rules.md`` is the in-app rules text.
 
 ``SPEC`` registers the game: two seats (seat 0 the host, who sets up; seat 1 the guest, who chooses a
-colour), each "human" or "bot:easy|medium|hard". Its game flags for ``playtable play`` / ``selfplay``
-are ``--size 4..11`` (8), ``--setup original|free``, ``--strict`` (stacks-only scoring) and ``--aid
-beginner|intermediate|expert`` (the player aid of the screen). Importing this package never imports
-pygame: the screen is built lazily.
+colour), each "human" or "bot:easy|medium|hard", and the options of ``options.OPTIONS``. Importing this
+package never imports pygame: the screen is built lazily.
 """
 from __future__ import annotations
 
@@ -18,12 +16,10 @@ from typing import Any
 
 from sim.core.registry import GameSpec
 
+from .options import OPTIONS
+
 _HERE = Path(__file__).resolve().parent
 
-#: Offered in the set-up dialog (spec "Rules": 6, 8, 10, 11; the engine takes 4..11).
-SIZES = (6, 8, 10, 11)
-SETUPS = ("original", "free")
-AIDS = ("beginner", "intermediate", "expert")
 LEVELS = ("easy", "medium", "hard")
 
 
@@ -55,36 +51,13 @@ def _agent(level: str):
     return make
 
 
-def cli_options(parser: Any) -> None:
-    """Tumbleweed's flags for ``playtable play`` and ``selfplay`` (argparse ``parser``)."""
-    parser.add_argument("--size", type=int, default=8,
-                        help="board side: 6, 8 (standard), 10 or 11 (any 4..11 is accepted)")
-    parser.add_argument("--setup", choices=SETUPS, default="original",
-                        help="original: neutral stack in the centre; free: the host places it too")
-    parser.add_argument("--strict", action="store_true",
-                        help="score stacks only (play until the board fills)")
-    parser.add_argument("--aid", choices=AIDS, default=None,
-                        help="player aid of the screen (default beginner)")
-
-
-def make_config(options: Any, seats: list[str]) -> dict[str, Any]:
-    """The match config from the flags of :func:`cli_options` (missing ones take their defaults) and
-    the two seats (host, guest). The rules validate it (``ValueError`` with a reason)."""
-    cfg: dict[str, Any] = {"size": getattr(options, "size", 8), "setup": getattr(options, "setup", "original"),
-                           "strict": bool(getattr(options, "strict", False)), "seats": list(seats)}
-    aid = getattr(options, "aid", None)
-    if aid is not None:
-        cfg["aid"] = aid
-    return cfg
-
-
 def _selfplay(options: Any, seats: list[str], out: Any) -> int:
     """``playtable selfplay tumbleweed``: ``games.tumbleweed.selfplay.run`` with the seats as the two
     players (swapped every other game), ``options.games`` games from ``options.seed``, one JSON line per
     game with ``options.json``. Returns the exit status (0)."""
     from .selfplay import run
 
-    cfg = make_config(options, seats)
+    cfg = SPEC.make_rules().validate_config(SPEC.config_for(options, seats))
     run(list(seats), int(options.games), int(options.seed), cfg["size"], bool(options.json), out,
         config={"setup": cfg["setup"], "strict": cfg["strict"]})
     return 0
@@ -122,8 +95,8 @@ SPEC = GameSpec(
     default_players=("human", "bot:medium"),
     make_setup=_setup,
     levels=LEVELS,
-    cli_options=cli_options,
-    make_config=make_config,
+    options=OPTIONS,
+    players_key=None,
     selfplay=_selfplay,
     bench=_bench,
 )

@@ -44,7 +44,10 @@ from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
 from sim.core.hexgrid import DIRS, Hex
+from sim.core.options import check as check_options
 from sim.core.rules import Action, Event, GameInfo, IllegalAction
+
+from .options import DEFAULT_SIZE, OPTIONS
 
 INFO = GameInfo(name="tumbleweed", title="Tumbleweed", min_players=2, max_players=2, realtime=False,
                 rules_version=1)
@@ -57,9 +60,6 @@ COLOURS = {"red": RED, "white": WHITE}
 HOST, GUEST = 0, 1
 
 #: Board sides a match accepts (spec "Rules": any 4..11; 6, 8, 10, 11 offered; 8 the default).
-MIN_SIZE, MAX_SIZE = 4, 11
-UI_SIZES = (6, 8, 10, 11)
-DEFAULT_SIZE = 8
 #: Smallest/largest side the geometry itself supports (puzzle positions use side 3).
 GEOMETRY_SIZES = (2, 13)
 MAX_HEIGHT = 6
@@ -67,8 +67,6 @@ NEUTRAL_HEIGHT = 2
 #: Stale rule (seed "Game end reminder"): reminder after this many stale turns, end after this many.
 STALE_REMINDER, STALE_END = 3, 5
 
-SETUPS = ("original", "free")
-AIDS = ("beginner", "intermediate", "expert")
 BOT_LEVELS = ("easy", "medium", "hard")
 
 # ------------------------------------------------------------------------------------ hex codes
@@ -728,14 +726,9 @@ class TumbleweedRules:
             if k not in out:
                 raise ValueError(f"unknown option {k!r} (known: {', '.join(out)})")
             out[k] = v
-        size = out["size"]
-        if not isinstance(size, int) or isinstance(size, bool) or not MIN_SIZE <= size <= MAX_SIZE:
-            raise ValueError(f"size must be a whole number {MIN_SIZE}..{MAX_SIZE}, not {size!r}")
-        if out["setup"] not in SETUPS:
-            raise ValueError(f"setup must be one of {', '.join(SETUPS)}, not {out['setup']!r}")
-        for k in ("strict", "stale"):
-            if not isinstance(out[k], bool):
-                raise ValueError(f"option {k!r} must be true or false")
+        out = check_options(OPTIONS, out)
+        if not isinstance(out["stale"], bool):
+            raise ValueError("option 'stale' must be true or false")
         seats = out["seats"]
         if not isinstance(seats, (list, tuple)) or len(seats) != 2:
             raise ValueError("seats must be a list of two seats (host, guest)")
@@ -743,8 +736,6 @@ class TumbleweedRules:
             if not valid_seat(s):
                 raise ValueError(f"unknown seat {s!r} (use human, bot:easy, bot:medium, bot:hard)")
         out["seats"] = list(seats)
-        if out["aid"] not in AIDS:
-            raise ValueError(f"aid must be one of {', '.join(AIDS)}, not {out['aid']!r}")
         return out
 
     def initial_state(self, config: dict[str, Any]) -> TumbleweedState:

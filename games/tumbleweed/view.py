@@ -42,7 +42,7 @@ from typing import Any
 import pygame
 
 from sim.app.table import TableScene
-from sim.app.setup_view import Choice, SeatSetupScene
+from sim.app.setup_view import SeatSetupScene
 from sim.app.widgets import Button, mix
 from sim.core import storage
 from sim.core.hexgrid import SQRT3, pixel_to_hex
@@ -134,15 +134,6 @@ class TumbleweedSetupScene(SeatSetupScene):
                 btn.rect.w = w
 
 
-SETUP_OPTIONS = (
-    Choice("size", "Board size", (6, 8, 10, 11), default=8),
-    Choice("setup", "Set-up", ("original", "free"), ("Original", "Free"), default="original"),
-    Choice("strict", "Scoring", (False, True), ("Territory", "Stacks only"), default=False),
-    Choice("aid", "Player aid", ("beginner", "intermediate", "expert"), ("Beginner", "Intermediate", "Expert"),
-           default="beginner"),
-)
-
-
 def describe_config(config: dict) -> str:
     """One line about a validated config for the set-up dialog."""
     n = config["size"]
@@ -154,7 +145,7 @@ def describe_config(config: dict) -> str:
 def make_setup_scene(app: Any, spec: Any) -> TumbleweedSetupScene:
     """The set-up dialog (``GameSpec.make_setup``)."""
     return TumbleweedSetupScene(app, spec, min_players=2, max_players=2, max_handicap=0,
-                                describe=describe_config, options=SETUP_OPTIONS, heading="New game")
+                                describe=describe_config, heading="New game")
 
 
 # ------------------------------------------------------------------------------ demo positions

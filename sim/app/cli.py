@@ -59,7 +59,7 @@ def _int(text: str) -> int:
 
 
 def game_flags_help() -> str:
-    """Each game's own flags for ``play`` / ``selfplay`` (``GameSpec.cli_options``), as help text."""
+    """Each game's own flags for ``play`` / ``selfplay`` (``GameSpec.add_flags``), as help text."""
     from sim.core.registry import game_names, get_spec
 
     lines = ["game flags (after the game's name):"]
@@ -68,10 +68,10 @@ def game_flags_help() -> str:
             spec = get_spec(name)
         except Exception:  # noqa: BLE001 - a broken game must not break --help
             continue
-        if spec.cli_options is None:
+        if not spec.has_flags():
             continue
         gp = argparse.ArgumentParser(add_help=False)
-        spec.cli_options(gp)
+        spec.add_flags(gp)
         for act in gp._actions:
             flag = ", ".join(act.option_strings)
             if act.metavar:
@@ -274,7 +274,7 @@ def game_config(spec: Any, options: argparse.Namespace, bots_only: bool = False)
     by its rules. Raises UsageError with the rules' reason."""
     seats = parse_seats(spec, getattr(options, "players", None), bots_only)
     try:
-        cfg = spec.make_config(options, seats) if spec.make_config else {"players": len(seats), "seats": seats}
+        cfg = spec.config_for(options, seats)
         return spec.make_rules().validate_config(cfg)
     except ValueError as e:
         raise UsageError(str(e)) from None
@@ -496,18 +496,18 @@ def _check_screenshot(path: str) -> None:
 
 
 def _game_flags(args: argparse.Namespace, extra: list[str]) -> None:
-    """Parse the game's own flags (``GameSpec.cli_options``) of ``play`` / ``selfplay`` from ``extra``
+    """Parse the game's own flags (``GameSpec.add_flags``) of ``play`` / ``selfplay`` from ``extra``
     into ``args``. Raises UsageError for a flag that neither playtable nor the game knows."""
     spec = None
     if getattr(args, "command", None) in ("play", "selfplay"):
         from sim.core.registry import get_spec
         spec = get_spec(args.game)
-    if spec is None or spec.cli_options is None:
+    if spec is None or not spec.has_flags():
         if extra:
             raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
         return
     gp = _Parser(prog=f"playtable {args.command} {spec.name}", add_help=False)
-    spec.cli_options(gp)
+    spec.add_flags(gp)
     opts = gp.parse_args(extra)
     for k, v in vars(opts).items():
         setattr(args, k, v)

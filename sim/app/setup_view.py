@@ -2,7 +2,8 @@
 
 Opened by the launcher's Play for a game whose ``GameSpec.make_setup`` is set. Each seat is a human
 (this machine's mouse) or a bot at one of the game's levels, optionally with a handicap of extra tiles
-(real-time Gobble). Game options (:class:`Choice`, e.g. a board size) are rows of buttons. Start builds
+(real-time Gobble). Game options (:class:`Choice`, by default one per option of ``spec.options``, e.g. a
+board size) are rows of buttons. Start builds
 ``Match(spec.make_rules(), config, seed)`` with ``config = {"players", "seats"}`` plus ``"handicap"``
 (when offered) and one key per option, and hands it to ``app.start_match``; a config the rules refuse is
 shown in one line and Start stays disabled. The last set-up of each game is remembered in
@@ -51,6 +52,11 @@ class Choice:
             return str(self.labels[self.values.index(v)])
         return str(v)
 
+    @classmethod
+    def of(cls, option: Any) -> "Choice":
+        """The dialog row of a game option (:class:`sim.core.options.Option`)."""
+        return cls(option.key, option.label, option.dialog_values(), option.dialog_labels(), option.default)
+
 
 class SeatSetupScene(Scene):
     """Choose ``min_players``..``max_players`` seats, each human / bot level, and extra tiles per seat.
@@ -68,6 +74,9 @@ class SeatSetupScene(Scene):
                  max_handicap: int = 20, describe: Callable[[dict], str] | None = None,
                  options: tuple[Choice, ...] = (), heading: str = "New race"):
         super().__init__(app)
+        if not options:
+            from sim.core.options import dialog_options
+            options = tuple(Choice.of(o) for o in dialog_options(getattr(spec, "options", ())))
         self.options = tuple(options)
         self.heading = heading
         self.values: dict[str, Any] = {o.key: (o.default if o.default in o.values else o.values[0])

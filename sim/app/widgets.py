@@ -97,7 +97,11 @@ class Button:
         pygame.draw.rect(surface, edge, r, 1, border_radius=8)
         if self.focused and self.enabled:
             pygame.draw.rect(surface, th.highlight, r.inflate(6, 6), 2, border_radius=10)
-        font = app.font(self.font_size, bold=True)
+        size = self.font_size
+        font = app.font(size, bold=True)
+        while size > 10 and font.size(self.label)[0] > r.w - 10:   # the label fits its button
+            size -= 1
+            font = app.font(size, bold=True)
         img = font.render(self.label, True, fg)
         surface.blit(img, img.get_rect(center=r.center))
 

@@ -53,6 +53,34 @@ class GameSpec:
     selfplay: Callable[[Any, list[str], Any], int] | None = None
     #: ``bench(out)``: the game's ``playtable bench`` figures (``out(text)`` prints one line).
     bench: Callable[[Callable[[str], None]], None] | None = None
+    #: The game's options (:class:`sim.core.options.Option`): its flags, set-up dialog rows and config
+    #: check come from these.
+    options: tuple = ()
+    #: The config key holding the number of seats (None: the game always has the same number).
+    players_key: str | None = "players"
+
+    def has_flags(self) -> bool:
+        return self.cli_options is not None or any(not o.dialog_only for o in self.options)
+
+    def add_flags(self, parser: Any) -> None:
+        """The game's own flags for ``play`` / ``selfplay`` on an argparse ``parser``."""
+        if self.cli_options is not None:
+            self.cli_options(parser)
+        else:
+            from .options import add_flags
+            add_flags(parser, self.options)
+
+    def config_for(self, flags: Any, seats: list[str]) -> dict:
+        """The match config for ``seats`` ("human", "bot:LEVEL") and the game's flags given
+        (``flags``: an argparse Namespace), before the rules check it."""
+        if self.make_config is not None:
+            return self.make_config(flags, seats)
+        from .options import from_flags
+        cfg: dict[str, Any] = {"seats": list(seats)}
+        if self.players_key:
+            cfg[self.players_key] = len(seats)
+        cfg.update(from_flags(self.options, flags))
+        return cfg
 
     @property
     def seated(self) -> bool:
