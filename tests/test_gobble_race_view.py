@@ -394,9 +394,12 @@ def test_launcher_play_opens_the_setup_dialog_and_starts_the_race(app):
     assert dlg.focus.current() is dlg.b_start          # Enter would start at once
     click(app, dlg.count_buttons[1].rect.center)         # 3 players
     assert len(dlg.seats) == 3
-    # keyboard: up from Start to the last seat's row, then right to "Hard", Enter
-    app.step([key(pygame.K_UP)], STEP)
+    # keyboard: up from Start past the option rows to the last seat's row, then right to "Hard", Enter
     row = dlg.seat_rows[2][0]
+    for _ in range(1 + len(dlg.option_rows) + 1):
+        app.step([key(pygame.K_UP)], STEP)
+        if dlg.focus.current() in row:
+            break
     assert dlg.focus.current() in row
     while dlg.focus.current() is not row[3]:
         app.step([key(pygame.K_RIGHT)], STEP)
@@ -405,7 +408,8 @@ def test_launcher_play_opens_the_setup_dialog_and_starts_the_race(app):
     click(app, dlg.seat_rows[1][0][1].rect.center)       # P2: easy bot
     for _ in range(2):
         click(app, dlg.seat_rows[0][2].rect.center)      # P1: 2 extra tiles
-    assert dlg.config() == {"players": 3, "seats": ["human", "bot:easy", "bot:hard"], "handicap": [2, 0, 0]}
+    assert dlg.config() == {"players": 3, "seats": ["human", "bot:easy", "bot:hard"], "handicap": [2, 0, 0],
+                            "hand": 1, "escalating": False, "gift_timeout": 10.0}
     assert "17 tiles" in dlg.info and "P1 +2" in dlg.info
     click(app, dlg.b_start.rect.center)
     scene = app.top

@@ -5,6 +5,8 @@ from pathlib import Path
 
 from sim.core.registry import GameSpec
 
+from .options import RACE_OPTIONS
+
 _HERE = Path(__file__).resolve().parent
 
 
@@ -85,4 +87,5 @@ RACE = GameSpec(
     make_bot=_race_bot,
     default_players=("human", "bot:medium", "bot:medium", "bot:medium"),
     make_setup=_race_setup,
+    options=RACE_OPTIONS,
 )

@@ -33,17 +33,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from sim.core.options import check as check_options
 from sim.core.hexgrid import Hex
 from sim.core.rules import CHANCE, CLOCK, Action, Event, GameInfo, IllegalAction
 
 from .board import Board, gift_count
 from .data import TILE_NUMBERS
+from .options import GIFT_TIMEOUT, RACE_OPTIONS
 from .rules import START_CELLS, start_outcomes
 
 RACE_INFO = GameInfo(name="gobble", title="Tantrix Gobble", min_players=2, max_players=6,
                      realtime=True, rules_version=1)
 
-GIFT_TIMEOUT = 10.0  # s, specs/gobble.md "Real-time race"
 
 
 @dataclass(frozen=True)
@@ -148,14 +149,7 @@ class RaceRules:
             raise ValueError(f"handicap must list {n} numbers of extra tiles (0..20)")
         out["handicap"] = h
         deal_quota(n, h)
-        if not _int(out["hand"]) or not 1 <= out["hand"] <= 3:
-            raise ValueError("hand must be 1 to 3 revealed tiles")
-        if not isinstance(out["escalating"], bool):
-            raise ValueError("escalating must be true or false")
-        t = out["gift_timeout"]
-        if not isinstance(t, (int, float)) or isinstance(t, bool) or not 1 <= t <= 120 or round(t, 3) != t:
-            raise ValueError("gift_timeout must be 1 to 120 s, in whole milliseconds")
-        out["gift_timeout"] = float(t)
+        out = check_options(RACE_OPTIONS, out)
         seats = out["seats"]
         if seats is None:
             seats = ["human"] + ["bot:medium"] * (n - 1)

@@ -303,6 +303,9 @@ def seats_config(spec: Any, players: str | None, handicap: str | None, bots_only
         if bots_only and x == "human":
             raise UsageError("selfplay seats must all be bots")
     cfg: dict[str, Any] = {"players": len(seats), "seats": seats}
+    if options is not None and spec.options:
+        from sim.core.options import from_flags
+        cfg.update(from_flags(spec.options, options))
     if handicap:
         try:
             cfg["handicap"] = [int(x) for x in handicap.split(",")]
@@ -338,7 +341,7 @@ def cmd_selfplay_race(args: argparse.Namespace, spec: Any) -> int:
     if args.bot:
         raise UsageError(f"{spec.name} takes --players, not --bot")
     config = seats_config(spec, args.players or ",".join(["bot:hard", "bot:medium", "bot:easy", "bot:medium"]),
-                          args.handicap, bots_only=True)
+                          args.handicap, bots_only=True, options=args)
     out = sys.stdout
     t0 = time.perf_counter()
     seats = config["seats"]
