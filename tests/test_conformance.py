@@ -480,3 +480,86 @@ def test_observe_hides_what_a_seat_must_not_see(name):
 def canon_view(view: Any) -> Any:
     """A comparable form of an observation (a dict as JSON; a state as it is)."""
     return canon(view) if isinstance(view, (dict, list)) else view
+
+
+# --------------------------------------------------------------------------------------- fuzz
+#: The match each game's screen is fuzzed on: every seat at this machine (the random input plays them
+#: all), except where a bot seat is the point (Nim's bot answers on the frame).
+SCREENS: dict[str, dict | None] = {
+    "gobble-solitaire": None,
+    "gobble": {"players": 2, "seats": ["human", "bot:easy"]},
+    "tumbleweed": {"size": 6, "seats": ["human", "human"]},
+    "tokami": {"players": 2, "seats": ["human", "human"], "rounds": 1},
+    "streetcar": {"players": 2, "seats": ["human", "human"]},
+    "tomtube": {"seats": ["human", "human"]},
+    NIM: {"heaps": [3, 4, 5], "seats": ["human", "bot:perfect"]},
+}
+FUZZ_EVENTS = 2000
+
+
+def _fuzz_check(app, frames: list[int], shown: list, nudge: random.Random | None = None):
+    """After every frame: the invariants hold in the match of the game screen being fuzzed (``shown[0]``,
+    followed into new games) or else the one the app last started, and every 10th frame a second draw
+    leaves that match exactly as it was (drawing never changes state). With ``nudge``, every 20th
+    frame a seat at this machine whose move it is makes a random legal move, so the screen is fuzzed
+    in later phases of the game too."""
+    def check():
+        frames[0] += 1
+        top = app.top
+        if shown and type(top) is type(shown[0]):
+            shown[0] = top
+        m = getattr(shown[0], "match", None) if shown else app.match
+        if m is None:
+            return
+        assert m.rules.invariants(m.state) == [], m.rules.invariants(m.state)
+        if frames[0] % 10 == 0:
+            before = snapshot(m)
+            app.draw()
+            assert snapshot(m) == before, "drawing changed the match"
+        if nudge is not None and frames[0] % 20 == 0 and not m.is_over() and m.cursor == len(m.log):
+            seats = m.config.get("seats") or ["human"] * 6
+            players = [p for p in m.active_players() if 0 <= p < len(seats) and seats[p] == "human"]
+            acts = m.rules.legal_actions(at_now(m), players[0]) if players else []
+            if acts:
+                m.submit(players[0], nudge.choice(acts))
+        frames.append(len(m.log))
+    return check
+
+
+def test_every_game_has_a_fuzzed_screen():
+    assert set(SCREENS) == set(GAMES)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_fuzz_game_screen(name, app):
+    from sim.app.fuzz import fuzz_scene
+    from sim.app.launcher import LauncherScene
+
+    spec = registry.get_spec(name)
+    app.push(LauncherScene(app))
+    match = Match(spec.make_rules(), SCREENS[name], 11)
+    scene = app.start_match(spec, match)
+    frames: list[int] = [0]
+    shown = [scene]
+    stats = fuzz_scene(app, FUZZ_EVENTS, seed=5, check=_fuzz_check(app, frames, shown, random.Random(name)), follow=True,
+                       events_per_frame=6)
+    assert stats["events"] == FUZZ_EVENTS and frames[0] == stats["frames"]
+    assert type(app.top) is type(scene) and shown[0].match is not None
+    assert max(frames[1:]) > 0, f"{name}: the random input never made a move"
+    print(name, stats, "most actions", max(frames[1:]))
+
+
+@pytest.mark.parametrize("name", [n for n in registry.game_names() if registry.get_spec(n).make_setup is not None])
+def test_fuzz_setup_dialog(name, app):
+    from sim.app.fuzz import fuzz_scene
+    from sim.app.launcher import LauncherScene
+
+    spec = registry.get_spec(name)
+    app.push(LauncherScene(app))
+    dialog = app.push(spec.make_setup(app, spec))
+    frames: list[int] = [0]
+    stats = fuzz_scene(app, FUZZ_EVENTS, seed=9, check=_fuzz_check(app, frames, []), scene=dialog,
+                       events_per_frame=6)
+    assert stats["events"] == FUZZ_EVENTS
+    assert stats["repushed"] > 0, f"{name}: the dialog never started a game"  # Start was pressed
+    print(name, stats)
