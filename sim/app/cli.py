@@ -390,6 +390,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             raise UsageError(f"{spec.name} takes --players, not --bot or --handicap")
         game_config(spec, args, bots_only=True)  # bad seats or flags fail before any game is played
         return spec.selfplay(args, parse_seats(spec, args.players, bots_only=True), sys.stdout)
+    if spec.levels:
+        return cmd_selfplay_generic(args, spec)
     if args.players or args.handicap:
         raise UsageError(f"{spec.name} takes --bot, not --players or --handicap")
     bot = args.bot or spec.default_agent
@@ -423,6 +425,25 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         out.write(json.dumps(summary, separators=(",", ":")) + "\n")
     else:
         out.write(_summary_text(summary) + "\n")
+    return 0
+
+
+def cmd_selfplay_generic(args: argparse.Namespace, spec: Any) -> int:
+    """``playtable selfplay`` of a turn-based game with seats and no selfplay of its own: the generic
+    driver (``sim.core.selfplay``), seats rotated every game. Bad seats or flags: UsageError."""
+    from sim.core import selfplay
+
+    if args.bot or args.handicap:
+        raise UsageError(f"{spec.name} takes --players, not --bot or --handicap")
+    game_config(spec, args, bots_only=True)  # bad seats or flags fail before any game is played
+    seats = parse_seats(spec, args.players, bots_only=True)
+
+    def config_for(sat: list[str]) -> dict:
+        return spec.make_config(args, sat) if spec.make_config else {"seats": list(sat)}
+    try:
+        selfplay.run(spec, seats, args.games, args.seed, config_for, bool(args.json), sys.stdout)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     return 0
 
 

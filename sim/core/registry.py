@@ -103,6 +103,27 @@ def game_names() -> list[str]:
     return list(GAMES)
 
 
+def register(name: str, target: str) -> Callable[[], None]:
+    """Add game ``name`` whose spec is at ``target`` ("module:attribute"), e.g. a game kept with the
+    tests. Returns a function that takes the entry out again (and restores one it replaced).
+    Raises ``ValueError`` for a target that is not "module:attribute"."""
+    mod, sep, attr = target.partition(":")
+    if not name or not sep or not mod or not attr:
+        raise ValueError(f"a game is registered as 'module:attribute', not {target!r}")
+    had = name in GAMES
+    old = GAMES.get(name)
+    GAMES[name] = target
+
+    def unregister() -> None:
+        if GAMES.get(name) != target:
+            return
+        if had:
+            GAMES[name] = old
+        else:
+            del GAMES[name]
+    return unregister
+
+
 def get_spec(name: str) -> GameSpec:
     """The spec of game ``name``; raises :class:`UnknownGame` naming the known games."""
     try:
