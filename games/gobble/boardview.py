@@ -209,7 +209,7 @@ class BoardScene(Scene):
 
     def start_new_match(self, spec: Any) -> None:
         """A new match of ``spec`` with this match's config on a fresh random seed."""
-        from sim.app.main import random_seed
+        from sim.core.match import random_seed
         from sim.core.match import Match
 
         m = Match(self.match.rules, self.match.config, random_seed())

@@ -27,6 +27,7 @@ import pygame
 from sim.app.widgets import Button, dim_backdrop, mix
 from sim.core import storage
 from sim.core.match import Match
+from sim.core.registry import get_spec
 
 from . import draw
 from .boardview import GOBBLE_NAMES, BoardScene, fmt_time
@@ -311,7 +312,7 @@ class SolitaireScene(BoardScene):
     def do_rules(self) -> None:
         show = getattr(self.app, "show_rules", None)
         if show is not None:
-            from . import SOLITAIRE
+            SOLITAIRE = get_spec("gobble-solitaire")
             show(SOLITAIRE)
 
     def do_launcher(self) -> None:
@@ -332,7 +333,7 @@ class SolitaireScene(BoardScene):
             self.submit({"t": "penalty"})
 
     def do_new_game(self) -> None:
-        from . import SOLITAIRE
+        SOLITAIRE = get_spec("gobble-solitaire")
         self.start_new_match(SOLITAIRE)
 
     def do_toggle_result(self) -> None:

@@ -30,6 +30,7 @@ import pygame
 from sim.ai.realtime import BotTimers
 from sim.app.widgets import Button, dim_backdrop, mix
 from sim.core.match import Match
+from sim.core.registry import get_spec
 
 from . import draw
 from .boardview import GOBBLE_NAMES, H_LOGICAL, BoardScene, fmt_time
@@ -101,7 +102,7 @@ class RaceScene(BoardScene):
         self.seat: int | None = self.humans[0] if self.humans else None
         bots = opts.get("bots")
         if bots is None:
-            from . import RACE
+            RACE = get_spec("gobble")
             bots = [RACE.make_bot(i, k.split(":", 1)[1], match.seed)
                     for i, k in enumerate(self.kinds) if k.startswith("bot:")]
         for b in bots:  # a resumed race: each bot's first look comes after its own delay, not at once
@@ -475,7 +476,7 @@ class RaceScene(BoardScene):
         show = getattr(self.app, "show_rules", None)
         if show is None:
             return
-        from . import RACE
+        RACE = get_spec("gobble")
         rules = show(RACE)
         try:
             for size, _bold, _col, text, _x, y in rules.layout():
@@ -495,7 +496,7 @@ class RaceScene(BoardScene):
 
     def do_new_race(self) -> None:
         """A new race with the same seats (and handicap), on a new seed."""
-        from . import RACE
+        RACE = get_spec("gobble")
         self.start_new_match(RACE)
 
     def do_toggle_result(self) -> None:

@@ -50,6 +50,7 @@ from sim.core import storage
 from sim.core.hexgrid import SQRT3, pixel_to_hex
 from sim.core.match import Match
 from sim.core.rules import IllegalAction
+from sim.core.registry import get_spec
 
 from . import draw
 from .notation import LETTERS, cell_name, move_tokens, sight_summary
@@ -214,7 +215,7 @@ def frame_times(size: int = 11, frames: int = 240, plies: int = 60) -> tuple[lis
 
 
 def _spec():
-    from . import SPEC   # the package imports this module lazily, so import it back the same way
+    SPEC = get_spec("tumbleweed")  # through the registry: the package's __init__ imports this module
     return SPEC
 
 
@@ -583,7 +584,7 @@ class TumbleweedScene(Scene):
         self._sound("click")
 
     def do_rules(self) -> None:
-        from . import SPEC
+        SPEC = get_spec("tumbleweed")
         self.app.show_rules(SPEC)
 
     def do_menu(self) -> None:
@@ -595,7 +596,7 @@ class TumbleweedScene(Scene):
 
     def do_play_again(self) -> None:
         """A new match with the same config (seats, options) and a fresh seed."""
-        from . import SPEC
+        SPEC = get_spec("tumbleweed")
         seed = int.from_bytes(os.urandom(4), "big")
         match = Match(self.rules, dict(self.match.config), seed)
         self.app.start_match(SPEC, match)

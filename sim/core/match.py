@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 from typing import Any, Callable
 
 from .rules import CHANCE, CLOCK, PHYSICS, Action, Event, IllegalAction, Rules
 
 Listener = Callable[["Match", list[Event]], None]
+
+
+def random_seed() -> int:
+    """A fresh 32-bit seed for a new match, from ``os.urandom`` (never the global random state)."""
+    return int.from_bytes(os.urandom(4), "big")
 
 
 #: Match time is kept in whole microseconds, so the clock, timer deadlines and logged times agree
