@@ -182,3 +182,65 @@ def test_cli_host_of_a_game_without_lan_play_is_one_line_and_status_2(capsys):
     assert "cannot be hosted" in err and err.count("\n") == 1
     assert cli.main(["host", "tumbleweed", "--size", "99", "--port", "0"]) == 2
     assert "size" in capsys.readouterr().err
+
+
+def test_tomtube_state_json_round_trips_and_keeps_no_stack_order():
+    from games.tomtube.data import RHOMB_IDS
+
+    tt = get_spec("tomtube")
+    rules = tt.make_rules()
+    m = Match(rules, None, 4)
+    rng = random.Random(4)
+    while not m.is_over() and len(m.log) < 400:
+        p = m.active_players()[0]
+        m.submit(p, rng.choice(rules.legal_actions(m.state, p)))
+    assert len(m.log) > 30
+    for s in m.states[:: max(1, len(m.states) // 40)] + [m.states[-1]]:
+        obj = json.loads(json.dumps(rules.state_to_json(rules.observe(s, 0))))
+        back = rules.state_from_json(obj)
+        assert type(back) is type(s) and rules.state_to_json(back) == obj
+        assert back.board.inc == s.board.inc and back.board.segs == s.board.segs
+        for p in rules.active_players(s):
+            if p >= 0:
+                assert rules.legal_actions(back, p) == rules.legal_actions(s, p)
+        assert rules.outcome(back) == rules.outcome(s) and rules.invariants(back) == []
+        # the face-down rhombs are told only as a set in box order: nothing says which comes next
+        assert list(back.stack) == [r for r in RHOMB_IDS if r in set(back.stack)]
+    good = rules.state_to_json(m.states[-1])
+    for obj in (None, {}, dict(good, extra=1), dict(good, turn=5), dict(good, stock=[99, 0, 0]),
+                dict(good, board=dict(good["board"], segs="x"))):
+        with pytest.raises(ValueError):
+            rules.state_from_json(obj)
+    with pytest.raises(ValueError):
+        rules.observe(m.state, 2)
+
+
+def test_tomtube_hosted_with_a_host_bot_and_chance_draws_on_the_host(tmp_path):
+    tt = get_spec("tomtube")
+    host = Host(tt, players=2, bots=["bot:random"], seed=8, tick=0.02, bot_pause=0.0,
+                record_path=tmp_path / "tt.json").start()
+    try:
+        c = Client("127.0.0.1", host.port, "Tom").start()
+        c.set_ready(True)
+        r = RemoteMatch(tt, c)
+        assert r.wait_for(lambda r: r.state is not None, 5)
+        assert type(r.state).__name__ == "TomTubeState"
+        rng = random.Random(3)
+        sent = -1
+        end = time.monotonic() + 30
+        while time.monotonic() < end and r.n < 40 and not r.is_over():
+            r.poll()
+            if not r.waiting() and r.n > sent and r.seat in r.active_players():
+                sent = r.n
+                r.submit(r.seat, choose_legal(r.rules, r.state, r.seat, rng))
+            time.sleep(0.005)
+        assert r.n >= 40 or r.is_over()
+        log = host.call(lambda: list(host.match.log))
+        assert {e["p"] for e in log} >= {-1, 0, 1}     # chance drew rhombs on the host, both seats acted
+        assert not r.refusals
+        # once the bot has handed the turn back, this client's view is the host's observe of its seat
+        assert r.wait_for(lambda r: (r.is_over() or r.seat in r.active_players()) and not r.waiting()
+                          and r.n == host.call(lambda: host.match.cursor), 10)
+        assert r.rules.state_to_json(r.state) == host.view(c.seat)
+    finally:
+        host.stop()

@@ -178,4 +178,5 @@ SPEC = GameSpec(
     make_config=make_config,
     selfplay=_selfplay,
     bench=_bench,
+    lan=True,
 )

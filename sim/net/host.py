@@ -152,7 +152,7 @@ class Host:
             if b not in kinds:
                 raise ValueError(f"unknown bot {b!r} (use {', '.join(kinds) or 'no bots'})")
         if standin is None:
-            standin = levels[len(levels) // 2] if levels else None
+            standin = levels[(len(levels) - 1) // 2] if levels else None
         if standin not in levels:
             raise ValueError(f"unknown stand-in level {standin!r}")
         self.seats = [SeatInfo("lan") for _ in range(players - len(bots))] + [SeatInfo(b) for b in bots]
