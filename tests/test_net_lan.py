@@ -17,14 +17,17 @@ from sim.core.record import load
 from sim.net import protocol as P
 from sim.net.client import Client
 from sim.net.host import Host
-from sim.net.scripted import choose
+from games.gobble.lan import choose, filter_events
+from sim.core.registry import get_spec
+
+RACE = get_spec("gobble")
 
 
 def make_host(tmp_path, **kw) -> Host:
     opts = dict(players=4, bots=["bot:hard", "bot:medium"], seed=5, bot_speed=0.05, tick=0.02,
                 options={"gift_timeout": 1.0}, record_path=tmp_path / "race.json")
     opts.update(kw)
-    return Host(**opts).start()
+    return Host(RACE, **opts).start()
 
 
 def join(host: Host, name: str, ready: bool = True, **kw) -> Client:
@@ -229,8 +232,8 @@ def test_malformed_ready_gets_an_error_and_the_host_keeps_serving(tmp_path):
 
 def test_gift_tiles_are_told_only_to_the_giver():
     ev = [{"e": "gift", "from": 1, "to": 2, "src": "pile", "tile": 17, "auto": False}]
-    assert P.filter_events(ev, 1)[0]["tile"] == 17
-    assert "tile" not in P.filter_events(ev, 2)[0] and "tile" not in P.filter_events(ev, 0)[0]
+    assert filter_events(ev, 1)[0]["tile"] == 17
+    assert "tile" not in filter_events(ev, 2)[0] and "tile" not in filter_events(ev, 0)[0]
 
 
 def test_hostile_messages_get_errors_and_the_host_keeps_serving(tmp_path):

@@ -13,7 +13,8 @@ pygame = pytest.importorskip("pygame")
 from sim.net.client import Client  # noqa: E402
 from events import key  # noqa: E402
 from sim.net.host import Host  # noqa: E402
-from sim.net.scripted import choose  # noqa: E402
+from games.gobble.lan import choose  # noqa: E402
+from sim.core.registry import get_spec  # noqa: E402
 
 
 @pytest.fixture
@@ -33,7 +34,7 @@ def test_lan_scene_plays_and_shows_host_quit(app, tmp_path):
     from games.gobble.view_lan import LanLobbyScene, LanRaceScene
     from sim.app.launcher import LauncherScene
 
-    host = Host(players=2, bots=[], seed=3, tick=0.02, record_path=tmp_path / "r.json").start()
+    host = Host(get_spec("gobble"), players=2, bots=[], seed=3, tick=0.02, record_path=tmp_path / "r.json").start()
     try:
         a = Client("127.0.0.1", host.port, "Ann").start()
         app.push(LauncherScene(app))
@@ -133,7 +134,7 @@ def test_lobby_ready_marks_toggle_and_waiting_line(app, tmp_path):
     lobby says what the race waits for, R toggles Ann's ready, and a rendered lobby is saved."""
     from games.gobble.view_lan import LanLobbyScene
 
-    host = Host(players=5, bots=["bot:hard"], seed=3, tick=0.02, record_path=tmp_path / "r.json").start()
+    host = Host(get_spec("gobble"), players=5, bots=["bot:hard"], seed=3, tick=0.02, record_path=tmp_path / "r.json").start()
     try:
         a = Client("127.0.0.1", host.port, "Ann").start()
         b = Client("127.0.0.1", host.port, "Bob").start()

@@ -3,7 +3,7 @@
 Starts a :class:`sim.net.host.Host` on 127.0.0.1 (ephemeral port) with 6 LAN seats and 6
 :class:`sim.net.client.Client` s that say they are ready, then send intents as fast as the rate limit allows (a little faster
 now and then, to exercise the limiter) for ``--seconds`` s. Each picks legal moves from its own view with
-``sim/net/scripted.py``; about one intent in ten is junk (a stale action, a replayed sequence number, a
+``games/gobble/lan.py``; about one intent in ten is junk (a stale action, a replayed sequence number, a
 malformed action). When a race ends a new one starts on a new host, until the time is up.
 
 A probe connection (outside the seats) sends a malformed message every ``--probe-interval`` s and times
@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sim.net import protocol as P  # noqa: E402
 from sim.net.client import Client  # noqa: E402
 from sim.net.host import Host  # noqa: E402
-from sim.net.scripted import choose  # noqa: E402
+from games.gobble.lan import choose  # noqa: E402
+from sim.core.registry import get_spec  # noqa: E402
 
 SEATS = 6
 
@@ -89,7 +90,7 @@ def junk(c: Client, rng: random.Random, last_action: dict | None) -> str:
 
 def run_round(deadline: float, args, rng: random.Random, totals: dict, latencies: list[float],
               current_port: list) -> None:
-    host = Host(players=SEATS, bots=[], seed=rng.randrange(1 << 30), tick=0.02,
+    host = Host(get_spec("gobble"), players=SEATS, bots=[], seed=rng.randrange(1 << 30), tick=0.02,
                 options={"gift_timeout": 2.0}, record_path=Path(args.tmp) / f"soak-{totals['rounds']}.json")
     host.start()
     clients: list[Client] = []

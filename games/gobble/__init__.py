@@ -55,6 +55,31 @@ def _race_bot(seat, level, seed=0):
     return make_race_bot(seat, level, seed)
 
 
+def _bench_solitaire(out):
+    from .bench import bench_solitaire
+    bench_solitaire(out)
+
+
+def _bench_race(out):
+    from .bench import bench_race
+    bench_race(out)
+
+
+def _lan_scene(app, client, host=None, address=None):
+    from .lan import make_lan_scene
+    return make_lan_scene(app, client, host, address)
+
+
+def _lan_choose(view, seat, rng):
+    from .lan import choose
+    return choose(view, seat, rng)
+
+
+def _lan_events(events, seat):
+    from .lan import filter_events
+    return filter_events(events, seat)
+
+
 def _agent(name):
     def make(seed=0):
         from . import ai
@@ -72,6 +97,7 @@ SOLITAIRE = GameSpec(
     agents={"greedy": _agent("greedy"), "random": _agent("random")},
     default_agent="greedy",
     players="1",
+    bench=_bench_solitaire,
 )
 
 
@@ -88,4 +114,10 @@ RACE = GameSpec(
     default_players=("human", "bot:medium", "bot:medium", "bot:medium"),
     make_setup=_race_setup,
     options=RACE_OPTIONS,
+    bench=_bench_race,
+    bot_levels=("easy", "medium", "hard"),
+    lan=True,
+    make_lan_scene=_lan_scene,
+    lan_choose=_lan_choose,
+    lan_events=_lan_events,
 )

@@ -27,6 +27,7 @@ import pygame
 from sim.app.widgets import Button, dim_backdrop, mix
 from sim.core import storage
 from sim.core.match import Match
+from sim.core.registry import get_spec
 
 from . import draw
 from .boardview import GOBBLE_NAMES, BoardScene, fmt_time
@@ -131,8 +132,7 @@ class SolitaireScene(BoardScene):
     HAND_DRAG_S = HAND_S
 
     def __init__(self, app: Any, match: Match, **opts: Any):
-        from . import SOLITAIRE
-        super().__init__(app, match, SOLITAIRE)
+        super().__init__(app, match, get_spec("gobble-solitaire"))
         # time spent on this game, kept in the record's meta so a resumed game's clock goes on
         self.elapsed = float(opts.get("elapsed", match.meta.get("elapsed", 0.0)))
         self._init_board_view()

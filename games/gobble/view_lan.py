@@ -504,25 +504,3 @@ class LanLobbyScene(Scene):
             text("The connection to the host was lost.", 18, th.bad, True, midtop=(640, box.bottom + 80))
         self.b_ready.draw(surface, self.app)
         self.b_leave.draw(surface, self.app)
-
-
-def run_join_window(client: Any, address: str, host: Any = None) -> int:
-    """Open a window on ``client``'s race (``playtable join`` with a display); returns the exit code."""
-    import os
-    import sys
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from sim.app.app import App
-    from sim.app.launcher import LauncherScene
-
-    app = App(headless=False)
-    if pygame.display.get_driver() in ("offscreen", "dummy"):
-        app.close()
-        print("playtable: no display found (use --headless for JSON lines)", file=sys.stderr)
-        return 2
-    try:
-        pygame.display.set_caption(f"Playtable · {client.name} @ {address}")
-        app.push(LauncherScene(app))
-        app.push(LanLobbyScene(app, client, host, address))
-        return app.run()
-    finally:
-        app.close()

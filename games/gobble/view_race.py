@@ -31,6 +31,7 @@ from sim.ai.realtime import BotTimers
 from sim.app.widgets import Button, dim_backdrop, mix
 from sim.core.match import Match
 from sim.core.seats import parse as parse_seat
+from sim.core.registry import get_spec
 
 from . import draw
 from .boardview import GOBBLE_NAMES, H_LOGICAL, BoardScene, fmt_time
@@ -93,7 +94,7 @@ class RaceScene(BoardScene):
     HAND_DRAG_S = HAND_S
 
     def __init__(self, app: Any, match: Match, **opts: Any):
-        from . import RACE
+        RACE = get_spec("gobble")
         super().__init__(app, match, RACE)
         self._init_board_view()
         seats = list(match.config.get("seats") or [])
@@ -464,7 +465,7 @@ class RaceScene(BoardScene):
         show = getattr(self.app, "show_rules", None)
         if show is None:
             return
-        from . import RACE
+        RACE = get_spec("gobble")
         rules = show(RACE)
         try:
             for size, _bold, _col, text, _x, y in rules.layout():

@@ -43,6 +43,7 @@ from sim.app.setup_view import SEAT_COLOURS, SeatSetupScene
 from sim.app.table import TableScene
 from sim.app.widgets import Button, mix
 from sim.core.match import Match
+from sim.core.registry import get_spec
 from sim.core.rules import IllegalAction
 
 from . import draw
@@ -139,7 +140,7 @@ def frame_times(frames: int = 180) -> list[float]:
 
 
 def _spec():
-    from . import SPEC   # the package imports this module lazily, so import it back the same way
+    SPEC = get_spec("streetcar")  # through the registry: the package's __init__ imports this module
     return SPEC
 
 

@@ -32,7 +32,9 @@ def bench_frames(out, frames: int = 600, seed: int = 1) -> dict:
     from sim.core.match import Match
     from sim.core.rules import PHYSICS
 
-    from . import SPEC, draw, driver, model
+    from . import draw, driver, model
+    from sim.core.registry import get_spec
+    SPEC = get_spec("tokami")
 
     match = Match(SPEC.make_rules(), {"players": 2, "seats": ["human", "human"]}, seed)
     match.submit(PHYSICS, driver.settle_action(match.state))

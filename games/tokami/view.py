@@ -42,6 +42,7 @@ from sim.app.scene import Scene, WheelSteps
 from sim.app.widgets import Button, dim_backdrop, draw_symbol, mix
 from sim.core.match import Match
 from sim.core.rules import PHYSICS, IllegalAction
+from sim.core.registry import get_spec
 
 from . import draw, driver, model
 from .world import SETTINGS, TokamiWorld
@@ -439,7 +440,7 @@ class TokamiScene(Scene):
         self._refresh_buttons()
 
     def do_rules(self) -> None:
-        from . import SPEC
+        SPEC = get_spec("tokami")
         show = getattr(self.app, "show_rules", None)
         if show is not None:
             show(SPEC)
@@ -450,9 +451,9 @@ class TokamiScene(Scene):
             go()
 
     def do_new_game(self) -> None:
-        from sim.app.main import random_seed
+        from sim.core.match import random_seed
 
-        from . import SPEC
+        SPEC = get_spec("tokami")
         self.app.start_match(SPEC, Match(self.match.rules, self.match.config, random_seed()))
 
     def do_toggle_result(self) -> None:
@@ -1003,7 +1004,7 @@ class TokamiScene(Scene):
             return self.bots[seat]
         kind = self.kinds[seat]
         try:
-            from . import SPEC
+            SPEC = get_spec("tokami")
             bot = SPEC.make_bot(seat, kind.split(":", 1)[1], self.match.seed)
         except ImportError:
             self.bots_missing = "The bots are not available: their seats wait"

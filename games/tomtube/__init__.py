@@ -167,4 +167,5 @@ SPEC = GameSpec(
     players_key=None,
     selfplay=_selfplay,
     bench=_bench,
+    lan=True,
 )

@@ -695,6 +695,72 @@ class TomTubeRules:
         return bad
 
 
+    # ------------------------------------------------------------ LAN play (sim/core/rules.py)
+    def observe(self, s: TomTubeState, seat: int) -> TomTubeState:
+        """What ``seat`` may see: the whole position. The only secret of Tom Tube is the order of the
+        face-down rhombs, and the state never holds it: ``stack`` is kept in box order (which rhombs
+        remain, public since the board shows the placed ones) and the next draw is made by the
+        match's seeded chance, which stays on the host. Raises ``ValueError`` for a seat not at the
+        table."""
+        if not _int(seat) or seat not in (0, 1):
+            raise ValueError(f"no seat {seat!r}")
+        return replace(s)   # a fresh state: the memo ``cache`` is not shared
+
+    def state_to_json(self, s: TomTubeState) -> dict[str, Any]:
+        """``s`` as a JSON object: the fields of the state, the board's tiles, segments and spheres."""
+        b = s.board
+        board = {"covered": sorted(b.covered), "rhombs": [list(x) for x in b.rhombs],
+                 "pieces": [list(x) for x in b.pieces], "abandoned": sorted(b.abandoned),
+                 "segs": [list(x) for x in b.segs], "complete": sorted(b.complete),
+                 "inner": sorted(list(x) for x in b.inner)}
+        return {"config": dict(s.config), "board": board, "stack": list(s.stack),
+                "hands": [list(h) for h in s.hands], "at": list(s.at), "supply": [list(x) for x in s.supply],
+                "stock": list(s.stock), "counters": dict(sorted(s.counters.items())),
+                "solar_left": sorted(s.solar_left), "turn": s.turn, "phase": s.phase, "drawn": s.drawn,
+                "new_knots": sorted(s.new_knots), "turns": s.turns, "bonus_for": s.bonus_for,
+                "bonus_turns": s.bonus_turns, "home_since": list(s.home_since), "end": s.end,
+                "stranded": list(s.stranded), "last_slot": s.last_slot}
+
+    def state_from_json(self, obj: Any) -> TomTubeState:
+        """The state :meth:`state_to_json` wrote; ``ValueError`` with a reason for anything else (wrong
+        keys or types, or a position that breaks the invariants)."""
+        keys = {"config", "board", "stack", "hands", "at", "supply", "stock", "counters", "solar_left", "turn",
+                "phase", "drawn", "new_knots", "turns", "bonus_for", "bonus_turns", "home_since", "end",
+                "stranded", "last_slot"}
+        bkeys = {"covered", "rhombs", "pieces", "abandoned", "segs", "complete", "inner"}
+        if not isinstance(obj, dict) or set(obj) != keys:
+            raise ValueError("a Tom Tube state has exactly the keys " + ", ".join(sorted(keys)))
+        bo = obj["board"]
+        if not isinstance(bo, dict) or set(bo) != bkeys:
+            raise ValueError("a Tom Tube board has exactly the keys " + ", ".join(sorted(bkeys)))
+        try:
+            segs = tuple(tuple(x) for x in bo["segs"])
+            inc: dict[str, tuple] = {}
+            for i, (u, v, c, du, dv) in enumerate(segs):
+                inc[u] = inc.get(u, ()) + ((i, v, c, du, dv),)
+                inc[v] = inc.get(v, ()) + ((i, u, c, dv, du),)
+            board = Board(frozenset(bo["covered"]), tuple(tuple(x) for x in bo["rhombs"]),
+                          tuple(tuple(x) for x in bo["pieces"]), frozenset(bo["abandoned"]), segs, inc,
+                          frozenset(bo["complete"]), frozenset(tuple(x) for x in bo["inner"]))
+            s = TomTubeState(
+                config=self.validate_config(obj["config"]), board=board, stack=tuple(obj["stack"]),
+                hands=tuple(tuple(h) for h in obj["hands"]), at=tuple(obj["at"]),
+                supply=tuple(tuple(x) for x in obj["supply"]), stock=tuple(obj["stock"]),
+                counters=dict(obj["counters"]), solar_left=frozenset(obj["solar_left"]), turn=obj["turn"],
+                phase=obj["phase"], drawn=obj["drawn"], new_knots=frozenset(obj["new_knots"]),
+                turns=obj["turns"], bonus_for=obj["bonus_for"], bonus_turns=obj["bonus_turns"],
+                home_since=tuple(obj["home_since"]), end=obj["end"], stranded=tuple(obj["stranded"]),
+                last_slot=obj["last_slot"])
+            if len(s.hands) != 2 or len(s.at) != 2 or len(s.supply) != 2 or s.phase not in PHASES \
+                    or s.turn not in (0, 1):
+                raise ValueError("two players' hands, astronauts and supplies, a known phase and turn")
+            bad = self.invariants(s)
+        except (TypeError, KeyError, IndexError, ValueError) as e:
+            raise ValueError(f"not a Tom Tube position: {e}") from None
+        if bad:
+            raise ValueError(f"not a Tom Tube position: {bad[0]}")
+        return s
+
 def snapshot(s: TomTubeState) -> dict[str, Any]:
     """A JSON-compatible picture of a state (for comparing replays and for tools)."""
     return {"rhombs": [list(x) for x in s.board.rhombs], "pieces": [list(x) for x in s.board.pieces],

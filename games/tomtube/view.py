@@ -41,6 +41,7 @@ from sim.app.setup_view import SeatSetupScene
 from sim.app.table import TableScene
 from sim.app.widgets import Button, mix, wrap_text
 from sim.core.match import Match
+from sim.core.registry import get_spec
 
 from . import draw
 from .data import BASES, MODULES, PLAYER_NAMES, POINTS, RHOMB_BY_ID, SOLAR_PER_PLAYER, TRIANGLE_PIECES
@@ -124,7 +125,7 @@ def demo_match(turns: int = 24, seed: int = 1, seats: tuple[str, str] = ("human"
                config: dict | None = None) -> Match:
     """A match played by two route bots until ``turns`` turns are over (at the start of a turn) or the
     game ends: for screenshots, tests and the bench. ``seats`` are written into the config."""
-    from . import SPEC
+    SPEC = get_spec("tomtube")
     from .ai import make_agent
 
     rules = SPEC.make_rules()
@@ -145,7 +146,7 @@ def frame_times(frames: int = 240, turns: int = 24) -> tuple[list[float], list[f
 
     from sim.app.app import App
 
-    from . import SPEC
+    SPEC = get_spec("tomtube")
 
     m = demo_match(turns, seed=2)
     app = App(headless=True)
@@ -188,7 +189,7 @@ def frame_times(frames: int = 240, turns: int = 24) -> tuple[list[float], list[f
 
 
 def _spec():
-    from . import SPEC   # the package imports this module lazily, so import it back the same way
+    SPEC = get_spec("tomtube")  # through the registry: the package's __init__ imports this module
     return SPEC
 
 

@@ -99,4 +99,5 @@ SPEC = GameSpec(
     players_key=None,
     selfplay=_selfplay,
     bench=_bench,
+    lan=True,
 )

@@ -39,7 +39,7 @@ addition per hex and per-hex lookup tables give legality, score and evaluation t
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
@@ -47,7 +47,7 @@ from sim.core.hexgrid import DIRS, Hex
 from sim.core.options import check as check_options
 from sim.core.rules import Action, Event, GameInfo, IllegalAction
 
-from .options import DEFAULT_SIZE, OPTIONS
+from .options import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, OPTIONS
 
 INFO = GameInfo(name="tumbleweed", title="Tumbleweed", min_players=2, max_players=2, realtime=False,
                 rules_version=1)
@@ -995,3 +995,39 @@ class TumbleweedRules:
         if s.phase == "over" and s.ended not in ("passes", "no_moves", "stale"):
             bad.append(f"over without a reason ({s.ended!r})")
         return bad
+
+    # ------------------------------------------------------------ LAN play (sim/core/rules.py)
+    def observe(self, s: TumbleweedState, seat: int) -> TumbleweedState:
+        """What ``seat`` may see: everything (Tumbleweed has no hidden information). Raises
+        ``ValueError`` for a seat not at the table."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (HOST, GUEST):
+            raise ValueError(f"no seat {seat!r}")
+        return s
+
+    def state_to_json(self, s: TumbleweedState) -> dict[str, Any]:
+        """``s`` as a JSON object: the dataclass fields, tuples as lists."""
+        out = asdict(s)
+        out["code"], out["near"] = list(s.code), list(s.near)
+        return out
+
+    def state_from_json(self, obj: Any) -> TumbleweedState:
+        """The state :meth:`state_to_json` wrote; ``ValueError`` with a reason if ``obj`` is not one
+        (a wrong key set, a table of the wrong length, or a broken invariant)."""
+        names = {f.name for f in fields(TumbleweedState)}
+        if not isinstance(obj, dict) or set(obj) != names:
+            raise ValueError("a Tumbleweed state has exactly the keys " + ", ".join(sorted(names)))
+        size = obj["size"]
+        if not isinstance(size, int) or isinstance(size, bool) or not MIN_SIZE <= size <= MAX_SIZE:
+            raise ValueError(f"bad board size {size!r}")
+        for k in ("code", "near"):
+            if not isinstance(obj[k], list) or not all(isinstance(x, int) and not isinstance(x, bool)
+                                                       for x in obj[k]):
+                raise ValueError(f"{k} must be a list of whole numbers")
+        s = TumbleweedState(**{**obj, "code": tuple(obj["code"]), "near": tuple(obj["near"])})
+        try:
+            bad = self.invariants(s)
+        except (IndexError, KeyError, TypeError) as e:
+            raise ValueError(f"not a Tumbleweed position ({e.__class__.__name__})") from None
+        if bad:
+            raise ValueError(f"not a Tumbleweed position: {bad[0]}")
+        return s

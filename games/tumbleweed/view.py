@@ -48,6 +48,7 @@ from sim.core import storage
 from sim.core.hexgrid import SQRT3, pixel_to_hex
 from sim.core.match import Match
 from sim.core.rules import IllegalAction
+from sim.core.registry import get_spec
 
 from . import draw
 from .notation import LETTERS, cell_name, move_tokens, sight_summary
@@ -203,7 +204,7 @@ def frame_times(size: int = 11, frames: int = 240, plies: int = 60) -> tuple[lis
 
 
 def _spec():
-    from . import SPEC   # the package imports this module lazily, so import it back the same way
+    SPEC = get_spec("tumbleweed")  # through the registry: the package's __init__ imports this module
     return SPEC
 
 

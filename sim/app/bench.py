@@ -1,180 +1,15 @@
 """``playtable bench``: speed figures, printed, never asserted (specs/DESIGN.md "Tests").
 
-Figures: legal-placement search for one tile on a 50-tile Gobble board (µs), Gobble Solitaire games per
-second with the greedy bot, the Solitaire scene's frame time (median and p95, ms) at 1280x800 under the
-dummy video driver with 50 tiles on the board, the race scene's frame time with one human seat and 5
-bots placing, and races per second in selfplay. Race (issue "race"):
-the race scene's frame time with one human seat and 5 bots placing in real time.
+Every figure comes from a game's ``GameSpec.bench`` hook; this module only runs them.
 """
 from __future__ import annotations
 
-import os
-import statistics
 import sys
-import time
-
-
-def _fifty_tile_match(seed: int = 11):
-    """A Solitaire match played by the greedy bot until 50 tiles are on the board and a tile is held."""
-    from games.gobble import SOLITAIRE
-    from games.gobble.ai import make_solitaire_agent
-    from sim.core.match import Match
-
-    rules = SOLITAIRE.make_rules()
-    for s in range(seed, seed + 100):
-        m = Match(rules, None, s)
-        bot = make_solitaire_agent("greedy", s)
-        while not m.is_over():
-            st = m.state
-            if len(st.board) >= 50 and st.phase == "place":
-                return m
-            m.submit(0, bot.select_action(rules, st, 0))
-    raise RuntimeError("no 50-tile position found")
-
-
-def bench_placement_search(out) -> None:
-    from games.gobble import board as board_mod
-
-    m = _fifty_tile_match()
-    b = m.state.board
-    tiles = list(range(1, 57))
-    board_mod._FIT_CACHE.clear()
-    t0 = time.perf_counter()
-    for n in tiles:
-        b.placements(n)
-    cold = (time.perf_counter() - t0) / len(tiles) * 1e6
-    reps = 200
-    t0 = time.perf_counter()
-    for _ in range(reps):
-        for n in tiles:
-            b.placements(n)
-    warm = (time.perf_counter() - t0) / (reps * len(tiles)) * 1e6
-    spaces = len(b.spaces())
-    out(f"gobble: legal placements of one tile, 50-tile board ({spaces} playable spaces): "
-        f"{warm:.1f} us (first search, empty fit cache: {cold:.1f} us)")
-
-
-def bench_solitaire_games(out, games: int = 40) -> None:
-    from games.gobble import SOLITAIRE
-    from sim.app.cli import play_bot_game
-
-    for bot in ("greedy", "random"):
-        t0 = time.perf_counter()
-        for i in range(games):
-            play_bot_game(SOLITAIRE, bot, 1000 + i)
-        dt = time.perf_counter() - t0
-        out(f"gobble-solitaire: {games / dt:.1f} games/s with the {bot} bot ({games} games)")
-
-
-def bench_scene_frames(out, frames: int = 300) -> None:
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from games.gobble import SOLITAIRE
-    from sim.app.app import App
-
-    m = _fifty_tile_match()
-    app = App(headless=True)
-    app.start_match(SOLITAIRE, m, autosave=False)
-    import pygame
-
-    times = []
-    w, h = app.LOGICAL_SIZE
-    for i in range(frames):
-        # the mouse wanders over the board so hover/ghost code paths run
-        x = int(w * 0.3 + (i * 7) % int(w * 0.4))
-        y = int(h * 0.3 + (i * 5) % int(h * 0.4))
-        ev = [pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y), rel=(1, 1), buttons=(0, 0, 0))]
-        t0 = time.perf_counter()
-        app.step(ev, 1 / 60)
-        times.append((time.perf_counter() - t0) * 1000)
-    times = times[10:]
-    times.sort()
-    med = statistics.median(times)
-    p95 = times[int(len(times) * 0.95) - 1]
-    out(f"gobble-solitaire scene: frame time at 1280x800 (dummy driver, 50 tiles): "
-        f"median {med:.2f} ms, p95 {p95:.2f} ms over {len(times)} frames")
-
-
-def _race_in_progress(seed: int = 4, tiles: int = 16):
-    """A 6-seat race (one human seat that does not move, 5 bots of mixed levels) played by the bots in
-    simulated time until ``tiles`` tiles are on the board; returns the match and its bots."""
-    from games.gobble import RACE
-    from sim.ai.realtime import BotTimers
-    from sim.core.match import Match
-
-    seats = ["human", "bot:hard", "bot:medium", "bot:easy", "bot:hard", "bot:medium"]
-    m = Match(RACE.make_rules(), {"players": 6, "seats": seats}, seed)
-    bots = [RACE.make_bot(i, k.split(":", 1)[1], seed) for i, k in enumerate(seats) if k.startswith("bot:")]
-    timers = BotTimers(m, bots)
-    while len(m.state.board) < tiles and not m.is_over():
-        due = [t for t in (timers.next_due(), m.rules.next_timer(m.state)) if t is not None]
-        m.advance(max(min(due), m.time) - m.time)
-        timers.run_due()
-    return m, bots
-
-
-def bench_race_frames(out, frames: int = 600) -> None:
-    """Frame time of the race scene with one human seat and 5 bots placing: the match clock moves
-    1/60 s a frame (real time), so the bots act during the measured frames; the mouse drags the
-    human's revealed tile over the board half of the time (legal cells and the snapping ghost)."""
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    import pygame
-
-    from games.gobble import RACE
-    from sim.app.app import App
-
-    m, bots = _race_in_progress()
-    app = App(headless=True)
-    try:
-        scene = app.start_match(RACE, m, autosave=False, bots=bots)
-        E = pygame.event.Event
-        w, h = app.LOGICAL_SIZE
-        n0, board0 = len(m.log), len(m.state.board)
-        times = []
-        for i in range(frames):
-            x = int(w * 0.1 + (i * 7) % int(w * 0.55))
-            y = int(h * 0.3 + (i * 5) % int(h * 0.55))
-            ev = [E(pygame.MOUSEMOTION, pos=(x, y), rel=(1, 1), buttons=(0, 0, 0))]
-            if i % 120 == 0 and scene.hand_slots():
-                c = scene.hand_slots()[0][1]
-                ev = [E(pygame.MOUSEMOTION, pos=c, rel=(0, 0), buttons=(0, 0, 0)),
-                      E(pygame.MOUSEBUTTONDOWN, pos=c, button=1)] + ev
-            elif i % 120 == 60 and scene.hold is not None:
-                ev.append(E(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
-            t0 = time.perf_counter()
-            app.step(ev, 1 / 60)
-            times.append((time.perf_counter() - t0) * 1000)
-        acts = sum(1 for e in m.log[n0:] if e["p"] >= 0)
-        placed = len(m.state.board) - board0
-    finally:
-        app.close()
-    times = times[10:]
-    times.sort()
-    med = statistics.median(times)
-    p95 = times[int(len(times) * 0.95) - 1]
-    out(f"gobble race scene: frame time at 1280x800 (dummy driver, 1 human + 5 bots, {acts} bot actions, "
-        f"{placed} tiles placed in {frames / 60:.0f} s of match time): median {med:.2f} ms, p95 {p95:.2f} ms, "
-        f"max {times[-1]:.2f} ms over {len(times)} frames")
-
-
-def bench_race_selfplay(out, races: int = 100) -> None:
-    """Races per second in selfplay (simulated time, 4 bots of mixed levels, invariants not checked)."""
-    from games.gobble import RACE
-    from sim.app.cli import play_race, seats_config
-
-    cfg = seats_config(RACE, "bot:hard,bot:medium,bot:easy,bot:medium", None, bots_only=True)
-    t0 = time.perf_counter()
-    for i in range(races):
-        play_race(RACE, cfg, 2000 + i)
-    dt = time.perf_counter() - t0
-    out(f"gobble race selfplay: {races / dt:.1f} races/s (4 bots: hard, medium, easy, medium; {races} races)")
 
 
 def run_bench(game: str | None = None) -> int:
-    """Print every figure (only game ``game``'s when given); returns 0.
+    """Print every game's figures (only game ``game``'s when given); returns 0.
 
-    Gobble's figures live here; every other game contributes through its ``GameSpec.bench`` hook.
     Raises ``UnknownGame`` for an unknown ``game``."""
     from sim.core.registry import game_names, get_spec
 
@@ -184,12 +19,6 @@ def run_bench(game: str | None = None) -> int:
     if game is not None:
         get_spec(game)  # unknown names fail before anything runs
     out(f"playtable bench (Python {sys.version.split()[0]})")
-    if game in (None, "gobble", "gobble-solitaire"):
-        bench_placement_search(out)
-        bench_solitaire_games(out)
-        bench_scene_frames(out)
-        bench_race_frames(out)
-        bench_race_selfplay(out)
     for name in game_names():
         spec = get_spec(name)
         if spec.bench is not None and game in (None, name):

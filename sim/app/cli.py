@@ -11,8 +11,9 @@
     playtable play GAME --players human,bot:medium [GAME FLAGS]         turn-based games with seats
     playtable selfplay GAME --players bot:hard,bot:easy --games N --seed S [--json] [GAME FLAGS]
     playtable bench [GAME]                                              print speed figures
-    playtable host gobble [--bind ADDR] [--port P] [--players N] [--bots bot:hard,...]   LAN host
-    playtable join HOST:PORT --name N [--token T] [--auto]              join a LAN race (prints state)
+    playtable host GAME [--bind ADDR] [--port P] [--players N] [--bots bot:hard,...] [GAME FLAGS]
+                                                                        LAN host (gobble, tumbleweed, ...)
+    playtable join HOST:PORT --name N [--token T] [--auto]              join a LAN game (prints state)
 
 Bad input (unknown game, bad flag, unreadable or illegal record) prints one line on stderr and exits
 with status 2; nothing is written.
@@ -128,17 +129,19 @@ def build_parser() -> argparse.ArgumentParser:
                         "or of one game.")
     bp.add_argument("game", nargs="?", help=f"only this game: {names}")
 
-    hp = sub.add_parser("host", help="host a LAN race", description="Host a Gobble race for players on "
-                        "other machines (sim/net/PROTOCOL.md). Binds to 127.0.0.1 unless --bind is given.")
-    hp.add_argument("game", help="gobble")
+    hp = sub.add_parser("host", help="host a LAN game", description="Host a game for players on "
+                        "other machines (sim/net/PROTOCOL.md). Binds to 127.0.0.1 unless --bind is given.",
+                        epilog=flags, formatter_class=argparse.RawDescriptionHelpFormatter)
+    hp.add_argument("game", help="a game that can be hosted: " + ", ".join(lan_games()))
     hp.add_argument("--bind", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     hp.add_argument("--port", type=_int, default=8765, help="port (default 8765)")
-    hp.add_argument("--players", type=_positive, default=2, help="seats, 2 to 6 (default 2)")
+    hp.add_argument("--players", type=_positive, help="number of seats (default: the game's fewest; "
+                    "gobble: 2 to 6)")
     hp.add_argument("--bots", default="", help="bot seats, e.g. bot:hard,bot:easy (the rest wait for LAN players)")
-    hp.add_argument("--seed", type=_int, help="seed of the race (default: random)")
+    hp.add_argument("--seed", type=_int, help="seed of the game (default: random)")
     hp.add_argument("--record", help="where to save the record (default: the data folder's games/)")
 
-    jp = sub.add_parser("join", help="join a LAN race", description="Join a hosted race in a window (with "
+    jp = sub.add_parser("join", help="join a LAN game", description="Join a hosted game in a window (with "
                         "a display), or with --headless / --auto print each message as one JSON line.")
     jp.add_argument("address", help="HOST:PORT")
     jp.add_argument("--name", required=True, help="your name (1 to 32 characters)")
@@ -149,15 +152,48 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def lan_games() -> list[str]:
+    """The registered games that can be hosted on the LAN (``GameSpec.lan``)."""
+    from sim.core.registry import game_names, get_spec
+
+    out = []
+    for name in game_names():
+        try:
+            if get_spec(name).lan:
+                out.append(name)
+        except Exception:  # noqa: BLE001 - a broken game must not break --help
+            continue
+    return out
+
+
+def host_options(spec: Any, args: argparse.Namespace, players: int, bots: list[str]) -> dict:
+    """The rest of the hosted game's config from its own flags (``GameSpec.make_config``): everything
+    but the seats. Raises UsageError with the reason."""
+    if spec.make_config is None:
+        return {}
+    seats = ["human"] * max(0, players - len(bots)) + bots
+    try:
+        cfg = spec.make_config(args, seats)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    return {k: v for k, v in cfg.items() if k not in ("seats", "players")}
+
+
 def cmd_host(args: argparse.Namespace) -> int:
+    from sim.core.registry import get_spec
     from sim.net.host import Host
 
-    if args.game != "gobble":
-        raise UsageError(f"only gobble can be hosted, not {args.game!r}")
+    spec = get_spec(args.game)
+    if not spec.lan:
+        raise UsageError(f"{spec.name} cannot be hosted on the LAN (games that can: {', '.join(lan_games())})")
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if spec.levels:
+        bots = [f"bot:{spec.levels[0]}" if b == "bot" else b for b in bots]
+    players = args.players or spec.make_rules().info.min_players
+    options = host_options(spec, args, players, bots)
     try:
-        host = Host(players=args.players, bots=bots, seed=args.seed, bind=args.bind, port=args.port,
-                    record_path=args.record, log=lambda text: print(text, flush=True))
+        host = Host(spec, players=players, bots=bots, seed=args.seed, bind=args.bind, port=args.port,
+                    options=options, record_path=args.record, log=lambda text: print(text, flush=True))
         host.start()
     except (ValueError, OSError) as e:
         raise UsageError(str(e)) from None
@@ -190,8 +226,9 @@ def cmd_host(args: argparse.Namespace) -> int:
 def cmd_join(args: argparse.Namespace) -> int:
     import random as _random
 
+    from sim.core.registry import UnknownGame, get_spec
     from sim.net.client import Client
-    from sim.net.scripted import choose
+    from sim.net.remote import RemoteMatch, choose_legal
 
     addr, _, port = args.address.rpartition(":")
     if not addr or not port.isdigit():
@@ -203,14 +240,22 @@ def cmd_join(args: argparse.Namespace) -> int:
         client.start()
     except (ConnectionError, OSError) as e:
         raise UsageError(f"could not join {args.address}: {e}") from None
+    try:
+        spec = get_spec(str(client.welcome.get("game")))
+    except UnknownGame:
+        client.close(timeout=1.0)
+        raise UsageError(f"the host at {args.address} hosts a game this program does not know: "
+                         f"{str(client.welcome.get('game'))[:40]!r}") from None
     print(json.dumps({"seat": client.seat, "token": client.token}), flush=True)
     if window:
-        from games.gobble.view_lan import run_join_window
+        from sim.app.lan_window import run_join_window
         try:
-            return run_join_window(client, args.address)
+            return run_join_window(spec, client, args.address)
         finally:
             client.close(timeout=1.0)
     rng = _random.Random()
+    remote = RemoteMatch(spec, client) if spec.lan_choose is None else None
+    sent_at = -1   # turn-based: the host's log length when this seat last sent an intent
     if not client.welcome["started"]:
         client.set_ready(True)  # a scripted join is ready at once (a window's lobby has a Ready toggle)
     try:
@@ -223,9 +268,20 @@ def cmd_join(args: argparse.Namespace) -> int:
                 print(json.dumps(msg, separators=(",", ":")), flush=True)
                 if msg["type"] in ("over", "closing"):
                     break
-            if args.auto and client.latest is not None and all(
+            if remote is not None:
+                remote.poll()
+                if args.auto and remote.state is not None and not remote.waiting() and remote.n > sent_at \
+                        and client.seat in remote.active_players():
+                    action = choose_legal(remote.rules, remote.state, client.seat, rng)
+                    if action is not None:
+                        sent_at = remote.n
+                        try:
+                            remote.submit(client.seat, action)
+                        except Exception:  # noqa: BLE001 - IllegalAction: wait for the next view
+                            pass
+            elif args.auto and client.latest is not None and all(
                     q in client.results for q in range(client.welcome["last_seq"] + 1, client._seq + 1)):
-                action = choose(client.latest["view"], client.seat, rng)
+                action = spec.lan_choose(client.latest["view"], client.seat, rng)
                 if action:
                     client.send_intent(action)
     except KeyboardInterrupt:
@@ -296,10 +352,10 @@ def seats_config(spec: Any, players: str | None, handicap: str | None, bots_only
             raise UsageError(f"{spec.name} takes no --players")
         return None
     seats = [x.strip() for x in players.split(",")] if players else list(spec.default_players)
-    from games.gobble.race import valid_seat  # the only real-time game so far
+    kinds = ["human"] + [f"bot:{lvl}" for lvl in spec.bot_levels]
     for x in seats:
-        if not valid_seat(x) or x.startswith("lan:"):
-            raise UsageError(f"unknown player {x!r} (use human, bot:easy, bot:medium, bot:hard)")
+        if x not in kinds:
+            raise UsageError(f"unknown player {x!r} (use {', '.join(kinds)})")
         if bots_only and x == "human":
             raise UsageError("selfplay seats must all be bots")
     cfg: dict[str, Any] = {"players": len(seats), "seats": seats}
@@ -523,7 +579,7 @@ def _game_flags(args: argparse.Namespace, extra: list[str]) -> None:
     """Parse the game's own flags (``GameSpec.add_flags``) of ``play`` / ``selfplay`` from ``extra``
     into ``args``. Raises UsageError for a flag that neither playtable nor the game knows."""
     spec = None
-    if getattr(args, "command", None) in ("play", "selfplay"):
+    if getattr(args, "command", None) in ("play", "selfplay", "host"):
         from sim.core.registry import get_spec
         spec = get_spec(args.game)
     if spec is None or not spec.has_flags():

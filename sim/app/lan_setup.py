@@ -1,12 +1,14 @@
-"""The launcher's "Host a game" and "Join a game" dialogs for the LAN race (issue 4).
+"""The launcher's "Host a game" and "Join a game" dialogs (issue 4), for a game whose ``GameSpec``
+has ``lan`` and its own LAN screen (``make_lan_scene``); nothing here names a game.
 
-* :class:`HostSetupScene`: the number of seats, each other seat a LAN player or a bot (easy / medium /
-  hard), the host's own name, the address to bind (127.0.0.1 unless changed) and the port. "Start
+* :class:`HostSetupScene`: the number of seats, each other seat a LAN player or a bot (the game's
+  levels), the host's own name, the address to bind (127.0.0.1 unless changed) and the port. "Start
   hosting" starts a :class:`sim.net.host.Host` in this app (its own thread), joins it as the first seat
-  with a :class:`sim.net.client.Client`, and opens the lobby (:class:`games.gobble.view_lan.LanLobbyScene`),
-  which shows the address to share and switches to the race when every seat is taken and every LAN
-  player (the host's own player too: Ready, key R) is ready.
-* :class:`JoinScene`: type ``HOST:PORT`` and a name, "Join" opens the lobby of that host.
+  with a :class:`sim.net.client.Client`, and opens the game's LAN lobby (``spec.make_lan_scene``; the
+  Gobble race's shows the address to share and switches to the race when every seat is taken and every
+  LAN player, the host's own player too, is ready).
+* :class:`JoinScene`: type ``HOST:PORT`` and a name; "Join" connects, and once the host's welcome
+  says which game it hosts, opens that game's LAN lobby.
 
 Nothing here waits on the network: the client connects in its thread and the lobby reports what comes.
 """
@@ -19,9 +21,19 @@ import pygame
 from .scene import Scene
 from .widgets import Button, mix
 
-KINDS = ("lan", "bot:easy", "bot:medium", "bot:hard")
-KIND_LABEL = {"lan": "LAN player", "bot:easy": "Easy bot", "bot:medium": "Medium bot", "bot:hard": "Hard bot"}
 DEFAULT_PORT = 8765
+
+
+def lan_specs() -> list[Any]:
+    """The specs of the registered games that can be hosted and joined from the launcher."""
+    from sim.core.registry import game_names, get_spec
+
+    return [s for s in (get_spec(n) for n in game_names()) if s.lan and s.make_lan_scene is not None]
+
+
+def kind_label(kind: str) -> str:
+    """"LAN player", or "Easy bot" for ``bot:easy``."""
+    return "LAN player" if kind == "lan" else f"{kind[4:].capitalize()} bot"
 
 
 class TextField:
@@ -128,11 +140,14 @@ def _default_name(app: Any, fallback: str) -> str:
 class HostSetupScene(_Dialog):
     """Choose the seats and start hosting; the host's own player takes seat 1."""
 
-    heading = "Host a Gobble race"
-
-    def __init__(self, app: Any):
+    def __init__(self, app: Any, spec: Any = None):
         super().__init__(app)
-        self.kinds = ["you", "lan"]
+        self.spec = spec or lan_specs()[0]
+        self.heading = f"Host a {self.spec.title} game"
+        info = self.spec.make_rules().info
+        self.min_players, self.max_players = info.min_players, info.max_players
+        self.kind_choices = ("lan",) + tuple(f"bot:{lvl}" for lvl in self.spec.seat_levels)
+        self.kinds = ["you"] + ["lan"] * (max(2, self.min_players) - 1)
         self.f_name = TextField((240, 150, 320, 46), _default_name(app, "Host"), 32, "YOUR NAME")
         self.f_bind = TextField((600, 150, 260, 46), "127.0.0.1", 64, "LISTEN ON")
         self.f_port = TextField((900, 150, 140, 46), str(DEFAULT_PORT), 5, "PORT")
@@ -144,19 +159,19 @@ class HostSetupScene(_Dialog):
         self._build()
 
     def set_players(self, n: int) -> None:
-        n = max(2, min(6, n))
-        self.kinds = (self.kinds + ["lan"] * 6)[:n]
+        n = max(self.min_players, min(self.max_players, n))
+        self.kinds = (self.kinds + ["lan"] * self.max_players)[:n]
         self._build()
 
     def cycle(self, i: int) -> None:
         k = self.kinds[i]
-        self.kinds[i] = KINDS[(KINDS.index(k) + 1) % len(KINDS)]
+        self.kinds[i] = self.kind_choices[(self.kind_choices.index(k) + 1) % len(self.kind_choices)]
         self._build()
 
     def _build(self) -> None:
         self.seat_buttons = []
         for i in range(1, len(self.kinds)):
-            b = Button((460, 300 + 60 * i, 260, 46), KIND_LABEL[self.kinds[i]],
+            b = Button((460, 300 + 60 * i, 260, 46), kind_label(self.kinds[i]),
                        lambda i=i: self.cycle(i), font_size=17)
             self.seat_buttons.append(b)
 
@@ -164,7 +179,6 @@ class HostSetupScene(_Dialog):
         return [self.b_less, self.b_more] + self.seat_buttons + [self.b_start, self.b_cancel]
 
     def submit(self) -> None:
-        from games.gobble.view_lan import LanLobbyScene
         from sim.net.client import Client
         from sim.net.host import Host
 
@@ -181,7 +195,7 @@ class HostSetupScene(_Dialog):
         bind = self.f_bind.text.strip() or "127.0.0.1"
         bots = [k for k in self.kinds[1:] if k != "lan"]
         try:
-            host = Host(players=len(self.kinds), bots=bots, bind=bind, port=int(port_text),
+            host = Host(self.spec, players=len(self.kinds), bots=bots, bind=bind, port=int(port_text),
                         log=lambda text: print(f"host: {text}", flush=True))
             host.start()
         except (OSError, ValueError, RuntimeError) as e:
@@ -195,7 +209,7 @@ class HostSetupScene(_Dialog):
             host.stop()
             self.error = f"Could not join the new host: {e}"
             return
-        self.app.replace(LanLobbyScene(self.app, client, host, f"{bind}:{host.port}"))
+        self.app.replace(self.spec.make_lan_scene(self.app, client, host, f"{bind}:{host.port}"))
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
@@ -212,7 +226,7 @@ class HostSetupScene(_Dialog):
         you = f(18, True).render(f"{self.f_name.text.strip() or 'You'} (you, the host)", True, th.text)
         surface.blit(you, you.get_rect(midleft=(470, 323)))
         note = ("Click a seat to switch it between a LAN player and a bot. "
-                "The race starts when every seat is taken and every player is ready.")
+                "The game starts when every seat is taken and every player is ready.")
         img = f(15).render(note, True, th.text_dim)
         surface.blit(img, img.get_rect(midtop=(640, 640)))
 
@@ -220,10 +234,11 @@ class HostSetupScene(_Dialog):
 class JoinScene(_Dialog):
     """Type the host's address and a name, then Join."""
 
-    heading = "Join a Gobble race"
+    heading = "Join a game"
 
     def __init__(self, app: Any, address: str | None = None):
         super().__init__(app)
+        self.client: Any = None    # connecting: the welcome says which game the host runs
         self.f_addr = TextField((340, 200, 600, 50), address or f"127.0.0.1:{DEFAULT_PORT}", 80,
                                 "HOST ADDRESS (HOST:PORT, as the host's lobby shows it)")
         self.f_name = TextField((340, 310, 600, 50), _default_name(app, "Player"), 32, "YOUR NAME")
@@ -235,9 +250,10 @@ class JoinScene(_Dialog):
         return [self.b_join, self.b_cancel]
 
     def submit(self) -> None:
-        from games.gobble.view_lan import LanLobbyScene
         from sim.net.client import Client
 
+        if self.client is not None:
+            return
         addr = self.f_addr.text.strip()
         host, _, port = addr.rpartition(":")
         if not host or not port.isdigit() or int(port) > 65535:
@@ -255,4 +271,42 @@ class JoinScene(_Dialog):
         except Exception as e:  # noqa: BLE001
             self.error = f"Could not join: {e}"
             return
-        self.app.replace(LanLobbyScene(self.app, client, None, addr))
+        self.client, self.address = client, addr
+        self.error = None
+
+    def cancel(self) -> None:
+        if self.client is not None:
+            self.client.close(timeout=1.0)
+            self.client = None
+        super().cancel()
+
+    def update(self, dt: float) -> None:
+        """Once the host's welcome arrives, open the lobby of the game it hosts (or say why not)."""
+        from sim.core.registry import UnknownGame, get_spec
+
+        c = self.client
+        if c is None:
+            return
+        why = None
+        if c.welcome is not None:
+            try:
+                spec = get_spec(str(c.welcome.get("game")))
+            except UnknownGame:
+                spec = None
+            if spec is not None and spec.make_lan_scene is not None:
+                self.client = None
+                self.app.replace(spec.make_lan_scene(self.app, c, None, self.address))
+                return
+            why = f"This program cannot show the host's game ({str(c.welcome.get('game'))[:32]})"
+        elif c.errors or c.closed.is_set():
+            why = f"Could not join: {c.errors[-1]['message'] if c.errors else 'the connection closed'}"
+        if why is not None:
+            self.error = why
+            c.close(timeout=1.0)
+            self.client = None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        if self.client is not None:
+            img = self.app.font(17, True).render("Connecting…", True, self.app.theme.text)
+            surface.blit(img, img.get_rect(midbottom=(640, 676)))

@@ -9,10 +9,7 @@ import os
 import sys
 from typing import Any
 
-
-def random_seed() -> int:
-    """A fresh 32-bit seed from ``os.urandom``."""
-    return int.from_bytes(os.urandom(4), "big")
+from sim.core.match import random_seed  # noqa: F401 - kept here for callers of sim.app.main
 
 
 def run_app(headless: bool = False, frames: int | None = None, screenshot: str | None = None,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 from typing import Any, Callable
 
@@ -16,6 +17,11 @@ from .rules import CHANCE, CLOCK, PHYSICS, Action, Event, IllegalAction, Rules
 from .seats import Seat, from_config as seats_from_config
 
 Listener = Callable[["Match", list[Event]], None]
+
+
+def random_seed() -> int:
+    """A fresh 32-bit seed for a new match, from ``os.urandom`` (never the global random state)."""
+    return int.from_bytes(os.urandom(4), "big")
 
 
 #: Match time is kept in whole microseconds, so the clock, timer deadlines and logged times agree

@@ -81,11 +81,33 @@ class GameSpec:
             cfg[self.players_key] = len(seats)
         cfg.update(from_flags(self.options, flags))
         return cfg
+    #: Real-time games: the levels ``make_bot(seat, level, seed)`` takes (turn-based games list theirs
+    #: in ``levels``).
+    bot_levels: tuple[str, ...] = ()
+    #: Whether the game can be hosted on the LAN (``playtable host``, the launcher's Host a game). A
+    #: turn-based game needs the rules' ``observe``, ``state_to_json`` and ``state_from_json``.
+    lan: bool = False
+    #: ``make_lan_scene(app, client, host, address)`` -> the game's own LAN lobby/screen for a joined
+    #: ``sim.net.client.Client`` (``host``: the ``Host`` this app runs, or None). None: the shared lobby,
+    #: then the game's own scene on a ``sim.net.remote.RemoteMatch``.
+    make_lan_scene: Callable[..., Any] | None = None
+    #: ``lan_choose(view, seat, rng) -> action | None``: a scripted LAN player for ``join --auto`` that
+    #: reads the raw ``view`` of a ``state`` message (None: wait). None: a random legal action of the
+    #: seat's ``RemoteMatch.state``.
+    lan_choose: Callable[..., Any] | None = None
+    #: ``lan_events(events, seat) -> events``: the events ``seat`` may be told (real-time games; e.g. a
+    #: gift's tile only to its giver). None: no events are sent, each ``state`` message carries the view.
+    lan_events: Callable[[list, int], list] | None = None
 
     @property
     def seated(self) -> bool:
         """Whether the game is played by seats given with ``--players`` (real-time or turn-based)."""
         return self.realtime or bool(self.levels)
+
+    @property
+    def seat_levels(self) -> tuple[str, ...]:
+        """The bot levels of a seated game (``levels`` or ``bot_levels``)."""
+        return self.levels or self.bot_levels
 
 
 #: name -> "module:attribute" of its GameSpec. Only playable games are listed.

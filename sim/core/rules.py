@@ -101,6 +101,24 @@ class RealtimeRules(Rules, Protocol):
         """The action ``CLOCK`` takes when the next timer fires (``next_timer(state) <= clock``)."""
 
 
+class LanRules(Rules, Protocol):
+    """Optional hooks that let a turn-based game be played over the LAN (``sim/net``) and its state
+    cross the wire. A client draws its seat's view with the game's own screen, so the view is a state
+    of the game's own type.
+    """
+
+    def observe(self, state: Any, seat: int) -> Any:
+        """What ``seat`` may see: a state of the game's own type with the secrets of the other seats
+        masked (e.g. Streetcar's route cards while their owners build). Raises ``ValueError`` for a
+        seat not at the table."""
+
+    def state_to_json(self, state: Any) -> dict[str, Any]:
+        """``state`` (usually an ``observe`` result) as a JSON-compatible object."""
+
+    def state_from_json(self, obj: Any) -> Any:
+        """The state ``state_to_json`` wrote; raises ``ValueError`` with a reason for anything else."""
+
+
 def is_legal(rules: Rules, state: Any, player: int, action: Action) -> bool:
     """True when ``rules.check`` accepts the action."""
     try:

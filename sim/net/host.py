@@ -1,4 +1,5 @@
-"""The authoritative LAN host for the Gobble race (issue 4; protocol in ``sim/net/protocol.py``).
+"""The authoritative LAN host for any game whose ``GameSpec`` allows it (``spec.lan``; protocol in
+``sim/net/protocol.py``). Nothing here names a game: what is the game's own comes through the spec.
 
 :class:`Host` runs a ``websockets`` server and the :class:`~sim.core.match.Match` on one asyncio loop in
 its own thread, so a pygame app can run beside it. All match changes happen on that loop:
@@ -8,12 +9,18 @@ its own thread, so a pygame app can run beside it. All match changes happen on t
   player who leaves (a WebSocket close) frees the seat; a dropped connection keeps its seat, not ready,
   for ``rejoin_window`` s, then the seat is free again. Every change goes to everyone as a ``lobby``
   message;
-* the match clock follows real time (``Match.advance`` every ``tick`` s and before each intent), and bot
-  seats act through :class:`~sim.ai.realtime.BotTimers`;
+* real-time games (``spec.realtime``): the match clock follows real time (``Match.advance`` every
+  ``tick`` s and before each intent), and bot seats act through :class:`~sim.ai.realtime.BotTimers`;
+* turn-based games: only the seat to act may act (the rules' ``active_players``); bot seats (and
+  stand-ins) play on the host, their search in a worker thread, ``bot_pause`` s (times ``bot_speed``)
+  after the position they answer;
 * intents are applied in the order they are received; a stale one (cell just taken) is rejected with
   the rules' reason. Each seat has a secret token and a growing sequence number: an intent for another
   seat, with a wrong token or with an old ``seq`` is rejected and never applied;
-* after every change each connected seat gets its own view (``RaceRules.observe``). Sends never wait:
+* after every change each connected seat gets its own view: the rules' ``observe`` (a turn-based
+  game's view crosses the wire as ``rules.state_to_json(rules.observe(state, seat))``; a real-time
+  game's ``observe`` is already JSON) and, for real-time games, the events ``spec.lan_events`` lets the
+  seat see. Sends never wait:
   ``websockets.broadcast`` writes into the connection's buffer, and a client whose write buffer grows
   past ``max_buffer`` (it stopped reading; the kernel's send buffer is capped at ``sndbuf`` too) is dropped instead of stalling the others
   (specs/DESIGN.md "Library pitfalls");
@@ -104,46 +111,59 @@ class HostStats:
 
 
 class Host:
-    """A race host. ``players`` seats; ``bots`` (e.g. ``["bot:hard", "bot:easy"]``) take the last seats
-    and the others wait for LAN players (the race starts when every seat is taken and every LAN player
-    has sent ``ready``; with no LAN seat at all it starts at once).
+    """A host of game ``spec`` (a ``GameSpec`` with ``lan``). ``players`` seats (default: the game's
+    fewest); ``bots`` (e.g. ``["bot:hard", "bot:easy"]``, levels of ``spec.seat_levels``) take the last
+    seats and the others wait for LAN players (the game starts when every seat is taken and every LAN
+    player has sent ``ready``; with no LAN seat at all it starts at once).
 
-    ``options``: extra race config (``handicap``, ``hand``, ``escalating``, ``gift_timeout``).
-    ``standin``: level of the bot that plays a dropped seat. ``bot_speed`` scales bot delays (tests,
-    soak). ``record_path``: where the record goes (default: the data folder's ``games/``).
+    ``options``: the rest of the game's config (e.g. the race's ``handicap``, Tumbleweed's ``size``),
+    checked by the rules at once (``ValueError`` with their reason). ``standin``: level of the bot that
+    plays a dropped seat (default: the middle level). ``bot_speed`` scales bot delays (tests, soak);
+    ``bot_pause``: s a turn-based bot waits before it answers. ``record_path``: where the record goes
+    (default: the data folder's ``games/``).
     Use :meth:`start` / :meth:`stop` (or ``with Host(...) as h``); :attr:`port` is the bound port.
     """
 
-    def __init__(self, players: int = 4, bots: list[str] | tuple[str, ...] = (), seed: int | None = None,
+    def __init__(self, spec: Any, players: int | None = None, bots: list[str] | tuple[str, ...] = (),
+                 seed: int | None = None,
                  bind: str = "127.0.0.1", port: int = 0, options: dict[str, Any] | None = None,
                  record_path: Path | str | None = None, tick: float = 0.025,
-                 rejoin_window: float = REJOIN_WINDOW, standin: str = "medium", bot_speed: float = 1.0,
+                 rejoin_window: float = REJOIN_WINDOW, standin: str | None = None, bot_speed: float = 1.0,
+                 bot_pause: float = 0.3,
                  max_buffer: int = MAX_BUFFER, rate: float = P.RATE, burst: int = P.BURST,
                  snapshot_interval: float = 1.0, sndbuf: int = 64 * 1024, log: Callable[[str], None] | None = None):
-        from sim.core.registry import get_spec
-
-        self.spec = get_spec("gobble")
-        self.rules = self.spec.make_rules()
+        if not getattr(spec, "lan", False):
+            raise ValueError(f"{getattr(spec, 'name', spec)!r} cannot be hosted on the LAN")
+        self.spec = spec
+        self.rules = spec.make_rules()
+        self.realtime = bool(self.rules.info.realtime)
+        info = self.rules.info
+        players = info.min_players if players is None else players
         bots = list(bots)
-        if not 2 <= players <= 6:
-            raise ValueError("players must be 2 to 6")
+        if not info.min_players <= players <= info.max_players:
+            raise ValueError(f"players must be {info.min_players} to {info.max_players}"
+                             if info.min_players != info.max_players else
+                             f"{spec.name} is played by {info.min_players} players")
         if len(bots) > players:
             raise ValueError("more bots than seats")
+        levels = tuple(spec.seat_levels)
+        kinds = [f"bot:{lvl}" for lvl in levels]
         for b in bots:
-            if b not in ("bot:easy", "bot:medium", "bot:hard"):
-                raise ValueError(f"unknown bot {b!r} (use bot:easy, bot:medium, bot:hard)")
-        if standin not in ("easy", "medium", "hard"):
+            if b not in kinds:
+                raise ValueError(f"unknown bot {b!r} (use {', '.join(kinds) or 'no bots'})")
+        if standin is None:
+            standin = levels[(len(levels) - 1) // 2] if levels else None
+        if standin not in levels:
             raise ValueError(f"unknown stand-in level {standin!r}")
         self.seats = [SeatInfo("lan") for _ in range(players - len(bots))] + [SeatInfo(b) for b in bots]
         self.options = dict(options or {})
         # check the options now, with placeholder seats
-        self.rules.validate_config({"players": players, **self.options,
-                                    "seats": ["lan:x" if s.kind == "lan" else s.kind for s in self.seats]})
+        self.rules.validate_config(self._config(["lan:x" if s.kind == "lan" else s.kind for s in self.seats]))
         self.seed = secrets.randbelow(2 ** 31) if seed is None else int(seed)
         self.bind, self.port = bind, port
         self.record_path = Path(record_path) if record_path else None
         self.tick, self.rejoin_window, self.standin = tick, rejoin_window, standin
-        self.bot_speed, self.max_buffer = bot_speed, max_buffer
+        self.bot_speed, self.bot_pause, self.max_buffer = bot_speed, bot_pause, max_buffer
         self.rate, self.burst, self.snapshot_interval = rate, burst, snapshot_interval
         self.sndbuf = sndbuf
         self.log = log or (lambda text: None)
@@ -165,6 +185,20 @@ class Host:
         self._stop_evt: asyncio.Event | None = None
         self._ready = threading.Event()
         self._startup_error: BaseException | None = None
+        self._agents: dict[int, Any] = {}      # turn-based: seat -> the Agent of a bot seat
+        self._thinking = False                 # turn-based: a bot is choosing its action
+        self._changed = False                  # the match changed since the last flush
+
+    def _config(self, seats: list[str]) -> dict[str, Any]:
+        """The match config for these seat kinds: a LAN seat is ``lan:NAME`` in a real-time game (its
+        rules know LAN seats) and ``human`` in a turn-based one; ``players`` where the rules take it."""
+        if not self.realtime:
+            seats = ["human" if s.startswith("lan:") else s for s in seats]
+        cfg = dict(self.options)
+        if self.realtime or "players" in self.rules.default_config():
+            cfg["players"] = len(seats)
+        cfg["seats"] = seats
+        return cfg
 
     # ------------------------------------------------------------ lifecycle
     def start(self, timeout: float = 10.0) -> "Host":
@@ -201,8 +235,12 @@ class Host:
         return asyncio.run_coroutine_threadsafe(run(), self._loop).result(timeout)
 
     def view(self, seat: int) -> dict:
-        """The host's own ``observe`` of ``seat`` (taken on the host's loop)."""
-        return self.call(lambda: self.rules.observe(self.match.state, seat))
+        """The host's own view of ``seat`` as it goes on the wire (taken on the host's loop)."""
+        return self.call(lambda: self._view(seat))
+
+    def _view(self, seat: int) -> Any:
+        obs = self.rules.observe(self.match.state, seat)
+        return obs if self.realtime else self.rules.state_to_json(obs)
 
     @property
     def address(self) -> str:
@@ -227,7 +265,7 @@ class Host:
                          ping_interval=10, ping_timeout=20, compression=None) as server:
             self.port = server.sockets[0].getsockname()[1]
             self._ready.set()
-            self.log(f"hosting gobble on {self.bind}:{self.port}")
+            self.log(f"hosting {self.spec.name} on {self.bind}:{self.port}")
             if not any(s.kind == "lan" for s in self.seats):
                 self._start_match()
             ticker = asyncio.create_task(self._ticker())
@@ -292,14 +330,19 @@ class Host:
 
     def _state_msg(self, seat: int, events: list[dict]) -> dict:
         m = self.match
-        return {"type": "state", "seat": seat, "time": m.time, "view": self.rules.observe(m.state, seat),
-                "events": P.filter_events(events, seat)}
+        lan_events = getattr(self.spec, "lan_events", None)
+        msg = {"type": "state", "seat": seat, "time": m.time, "view": self._view(seat),
+               "events": lan_events(events, seat) if lan_events is not None else []}
+        if not self.realtime:
+            msg["active"] = m.active_players()
+            msg["n"] = m.cursor
+        return msg
 
     def _flush(self, force: bool = False) -> None:
         """Send every connected seat its view and the events since the last flush."""
-        if self.match is None or not (self._pending or force):
+        if self.match is None or not (self._pending or force or self._changed):
             return
-        events, self._pending = self._pending, []
+        events, self._pending, self._changed = self._pending, [], False
         for c in list(self._conns):
             if c.seat is not None:
                 self._send(c, self._state_msg(c.seat, events))
@@ -308,35 +351,44 @@ class Host:
             out = self.match.outcome()
             self._save()
             for c in list(self._conns):
-                self._send(c, {"type": "over", "outcome": out, "ranking": out["ranking"]})
-            self.log(f"race over: ranking {out['ranking']}")
+                self._send(c, {"type": "over", "outcome": out, "ranking": out.get("ranking")})
+            self.log(f"game over: ranking {out.get('ranking')}")
             self.finished.set()
 
     # ------------------------------------------------------------ the match
     def _start_match(self) -> None:
         seats = [f"lan:{s.name}" if s.kind == "lan" else s.kind for s in self.seats]
-        config = {"players": len(self.seats), **self.options, "seats": seats}
+        config = self._config(seats)
         m = Match(self.rules, config, self.seed)
-        m.meta = {"lan": True}
-        m.listeners.append(lambda _m, events: self._pending.extend(events))
+        m.meta = {"lan": True} if self.realtime else {"lan": True, "names": self._names()}
+        m.listeners.append(self._on_change)
         self.match = m
         self._t0 = time.monotonic()
         bots = []
         for i, s in enumerate(self.seats):
             if s.kind.startswith("bot:"):
-                bots.append(_Paced(self.spec.make_bot(i, s.kind[4:], self.seed), self.bot_speed, 0.0))
-        self.timers = BotTimers(m, bots)
+                bot = self.spec.make_bot(i, s.kind[4:], self.seed + 104729 * i)
+                if self.realtime:
+                    bots.append(_Paced(bot, self.bot_speed, 0.0))
+                else:
+                    self._agents[i] = bot
+        self.timers = BotTimers(m, bots) if self.realtime else None
         for i, s in enumerate(self.seats):
             if s.kind == "lan" and s.conn is None:
                 self._add_standin(i)
         if self.record_path is None:
             from sim.core.storage import data_dir
             stamp = time.strftime("%Y%m%d-%H%M%S")
-            self.record_path = data_dir() / "games" / f"gobble-lan-{stamp}-{self.seed}.json"
+            self.record_path = data_dir() / "games" / f"{self.spec.name}-lan-{stamp}-{self.seed}.json"
         self.started.set()
-        self.log(f"race started: {', '.join(seats)} (seed {self.seed})")
+        self.log(f"game started: {', '.join(seats)} (seed {self.seed})")
         self._broadcast_lobby()
         self._flush(force=True)
+        self._drive()
+
+    def _on_change(self, _m: Any, events: list[dict]) -> None:
+        self._pending.extend(events)
+        self._changed = True
 
     def _save(self) -> None:
         from sim.core.record import save
@@ -350,7 +402,7 @@ class Host:
     def _sync(self) -> None:
         """Move the match clock to real time (firing due timers)."""
         m = self.match
-        if m is None or m.is_over():
+        if m is None or m.is_over() or not self.realtime:
             return
         target = quantize(time.monotonic() - self._t0)
         if target > m.time:
@@ -360,15 +412,55 @@ class Host:
         info = self.seats[seat]
         if info.standin is not None or self.match is None:
             return
-        info.standin = _Paced(self.spec.make_bot(seat, self.standin, self.seed + 7919 * (seat + 1)),
-                              self.bot_speed, self.match.time)
+        bot = self.spec.make_bot(seat, self.standin, self.seed + 7919 * (seat + 1))
+        if not self.realtime:
+            info.standin = bot
+            self._drive()
+            return
+        info.standin = _Paced(bot, self.bot_speed, self.match.time)
         self.timers.bots.append(info.standin)
 
     def _remove_standin(self, seat: int) -> None:
         info = self.seats[seat]
         if info.standin is not None:
-            self.timers.bots.remove(info.standin)
+            if self.realtime:
+                self.timers.bots.remove(info.standin)
             info.standin = None
+
+    # ------------------------------------------------------------ turn-based bots
+    def _agent_for(self, seat: int) -> Any:
+        """The Agent that plays ``seat`` now in a turn-based game (a bot seat or a stand-in), or None."""
+        if not 0 <= seat < len(self.seats):
+            return None
+        return self._agents.get(seat) or self.seats[seat].standin
+
+    def _drive(self) -> None:
+        """If a bot is to act in a turn-based game, let it choose (in a worker thread) and play."""
+        m = self.match
+        if self.realtime or m is None or m.is_over() or self._thinking:
+            return
+        active = m.active_players()
+        if len(active) != 1 or self._agent_for(active[0]) is None:
+            return
+        seat = active[0]
+        agent = self._agent_for(seat)
+        self._thinking = True
+        cursor, state = m.cursor, m.state
+
+        async def think() -> None:
+            try:
+                await asyncio.sleep(self.bot_pause * self.bot_speed)
+                action = await asyncio.to_thread(agent.select_action, self.rules, state, seat)
+                if self.match.cursor == cursor and self._agent_for(seat) is agent and not self.match.is_over():
+                    self.match.submit(seat, action)
+            except Exception as e:  # noqa: BLE001 - the host keeps serving
+                self.log(f"bot of seat {seat} failed: {e!r}")
+            finally:
+                self._thinking = False
+            self._flush()
+            self._drive()
+
+        self._loop.create_task(think())
 
     async def _ticker(self) -> None:
         while True:
@@ -395,7 +487,7 @@ class Host:
         m = self.match
         if m is None:
             return
-        if not m.is_over():
+        if not m.is_over() and self.realtime:
             self._sync()
             self.timers.run_due()
         force = now - self._last_snapshot >= self.snapshot_interval
@@ -435,7 +527,7 @@ class Host:
             self.stats.rate_limited += 1
             # an intent still gets its answer, so the client knows that seq was not applied
             try:
-                msg = P.parse_client(raw)
+                msg = P.parse_client(raw, nested=not self.realtime)
             except P.ProtocolError:
                 msg = None
             if msg is not None and msg["type"] == "intent" and conn.seat is not None:
@@ -445,7 +537,7 @@ class Host:
                 self._error(conn, "rate_limited", f"too many messages: at most {self.rate:g} per second")
             return
         try:
-            msg = P.parse_client(raw)
+            msg = P.parse_client(raw, nested=not self.realtime)
         except P.ProtocolError as e:
             self._error(conn, e.code, e.message)
             return
@@ -498,7 +590,8 @@ class Host:
             conn.seat = seat
             self.log(f"seat {seat}: {info.name} joined")
         config = self.match.config if self.match is not None else None
-        self._send(conn, {"type": "welcome", "version": P.VERSION, "seat": seat, "token": info.token,
+        self._send(conn, {"type": "welcome", "version": P.VERSION, "game": self.spec.name, "seat": seat,
+                          "token": info.token,
                           "config": config, "last_seq": info.last_seq, **self._table(),
                           "started": self.match is not None})
         del now
@@ -508,7 +601,7 @@ class Host:
             self._send(conn, self._state_msg(seat, []))
             if self.match.is_over():
                 out = self.match.outcome()
-                self._send(conn, {"type": "over", "outcome": out, "ranking": out["ranking"]})
+                self._send(conn, {"type": "over", "outcome": out, "ranking": out.get("ranking")})
 
     def _on_ready(self, conn: _Conn, msg: dict) -> None:
         """A seat's ready flag; every valid ``ready`` is answered by a lobby message (to everyone when
@@ -579,7 +672,7 @@ class Host:
         info.last_seq = seq
         m = self.match
         if m is None:
-            self._reject(conn, seq, "the race has not started")
+            self._reject(conn, seq, "the race has not started" if self.realtime else "the game has not started")
             return
         self._sync()
         index = len(m.log)
@@ -595,4 +688,5 @@ class Host:
         self.applied.append((conn.seat, seq, index))
         self._send(conn, {"type": "accepted", "seq": seq})
         self._flush()
+        self._drive()
         self.stats.latencies.append(time.perf_counter() - t_recv)

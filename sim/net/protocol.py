@@ -1,4 +1,5 @@
-"""Playtable LAN protocol, version 2: JSON text messages over a WebSocket (see PROTOCOL.md).
+"""Playtable LAN protocol, version 2: JSON text messages over a WebSocket (see PROTOCOL.md); the
+same messages serve every game the host can host (``GameSpec.lan``).
 
 Every message is one JSON object with a ``"type"`` string. Client messages are validated strictly by
 :func:`parse_client` (exact key sets, types, sizes); anything else gets an ``error`` reply and is
@@ -9,6 +10,8 @@ with ``bad_version``. A change an older peer could not safely ignore (a new mess
 field it must read, a changed meaning) raises the version; a field added to a host message that older
 clients may ignore does not. Version 2 (after 1): the lobby's ready step, the ``ready`` message and the
 ``ready`` / ``away`` lists (a version 1 client never says it is ready, so its race would never start).
+The ``game`` field of ``welcome`` and the turn-based fields of ``state`` were added for any game; a
+Gobble client of version 2 may ignore them, so the version stays 2.
 
 Client -> host
 
@@ -18,14 +21,15 @@ Client -> host
   ready). The race starts when every seat is taken and every LAN seat is ready (bots always are). A
   seat's flag is cleared when its player leaves or drops. Sent after the start, it changes nothing (the
   host answers with the lobby message).
-* ``{"type": "intent", "seq": int, "seat": int, "token": str, "action": {...}}``: one race action
-  (games/gobble/race.py). ``seq`` must grow for each seat (a replayed or old seq is rejected and never
+* ``{"type": "intent", "seq": int, "seat": int, "token": str, "action": {...}}``: one action of the
+  game's rules. ``seq`` must grow for each seat (a replayed or old seq is rejected and never
   applied); ``seat`` and ``token`` must be this connection's own.
 
 Host -> client
 
-* ``{"type": "welcome", "version": 2, "seat": int, "token": str, "config": {...}, "last_seq": int,
-  "names": [str|null, ...], "ready": [bool, ...], "away": [bool, ...], "started": bool}``: the seat,
+* ``{"type": "welcome", "version": 2, "game": str, "seat": int, "token": str, "config": {...},
+  "last_seq": int, "names": [str|null, ...], "ready": [bool, ...], "away": [bool, ...],
+  "started": bool}``: the game's registry name, the seat,
   its secret token (keep it to rejoin within 60 s), the match config, and the last sequence number the
   host saw from this seat.
 * ``{"type": "lobby", "names": [...], "ready": [...], "away": [...], "started": bool, "config": ...}``:
@@ -33,10 +37,13 @@ Host -> client
   change before the start and once at the start.
 * ``{"type": "accepted", "seq": int}`` / ``{"type": "rejected", "seq": int, "reason": str}``.
 * ``{"type": "state", "seat": int, "time": float, "view": {...}, "events": [...]}``: what this seat may
-  see (``RaceRules.observe``: the board, every penalty stack, pile *sizes*, its own revealed tiles;
-  never the content of any pile) and the events since the last state, filtered the same way (a gift's
-  tile is only told to its giver).
-* ``{"type": "over", "outcome": {...}, "ranking": [int, ...]}``: the race is over.
+  see (the rules' ``observe``; for the Gobble race the board, every penalty stack, pile *sizes*, its
+  own revealed tiles, never the content of any pile) and, in a real-time game, the events since the
+  last state, filtered by the game (``GameSpec.lan_events``: a gift's tile is only told to its giver).
+  A turn-based game's ``view`` is ``rules.state_to_json(rules.observe(state, seat))``, ``events`` is
+  empty, and two more fields say ``"active": [int, ...]`` (the seats to act) and ``"n": int`` (the
+  number of actions applied, so a client can tell a new position from a repeated one).
+* ``{"type": "over", "outcome": {...}, "ranking": [int, ...]|null}``: the game is over.
 * ``{"type": "error", "code": str, "message": str}``: a message was refused (codes below).
 * ``{"type": "closing", "reason": str}``: the host is shutting down; the game ends for everyone.
 
@@ -99,8 +106,19 @@ def _scalar(v: Any) -> bool:
     return False
 
 
-def parse_client(raw: Any) -> dict[str, Any]:
-    """Validate one raw client message (str or bytes) and return it; raises :class:`ProtocolError`."""
+def _small(v: Any, depth: int) -> bool:
+    """A plain value, or a list of at most 16 of them, nested at most ``depth`` deep."""
+    if isinstance(v, list):
+        return depth > 0 and len(v) <= 16 and all(_small(x, depth - 1) for x in v)
+    return _scalar(v)
+
+
+def parse_client(raw: Any, nested: bool = False) -> dict[str, Any]:
+    """Validate one raw client message (str or bytes) and return it; raises :class:`ProtocolError`.
+
+    An intent's action is a small object with a ``"t"`` string and at most 8 plain values; with
+    ``nested`` (turn-based games, e.g. a set-up naming two cells) a value may also be a list of at most
+    16 plain values or such lists (2 levels)."""
     if isinstance(raw, (bytes, bytearray)):
         if len(raw) > MAX_MESSAGE:
             raise ProtocolError("too_big", f"message is {len(raw)} bytes; the limit is {MAX_MESSAGE}")
@@ -151,20 +169,10 @@ def parse_client(raw: Any) -> dict[str, Any]:
         raise ProtocolError("bad_message", "token must be a string")
     action = msg["action"]
     if not isinstance(action, dict) or not isinstance(action.get("t"), str) or len(action) > 8 \
-            or not all(isinstance(k, str) and len(k) <= 16 and _scalar(v) for k, v in action.items()):
+            or not all(isinstance(k, str) and len(k) <= 16 and _small(v, 2 if nested else 0)
+                       for k, v in action.items()):
         raise ProtocolError("bad_message", "action must be a small object of plain values with a 't'")
     return msg
-
-
-def filter_events(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
-    """The events ``seat`` may see: a gift's tile goes face down into a pile, so only its giver
-    (who saw it) is told which tile it was."""
-    out = []
-    for e in events:
-        if e.get("e") == "gift" and e.get("from") != seat:
-            e = {k: v for k, v in e.items() if k != "tile"}
-        out.append(e)
-    return out
 
 
 class RateLimiter:

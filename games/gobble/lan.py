@@ -1,15 +1,20 @@
-"""A scripted LAN player: picks a legal action from nothing but its seat's view (tests, soak, headless
-``playtable join --auto``)."""
+"""What the shared LAN host and client need from the Gobble race (``GameSpec`` hooks of ``RACE``).
+
+* :func:`choose`: a scripted LAN player that picks a legal action from nothing but its seat's view
+  (tests, soak, headless ``playtable join --auto``);
+* :func:`filter_events`: the events a seat may be told;
+* :func:`make_lan_scene`: the LAN lobby, then the race screen (``view_lan``).
+"""
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from .board import Board
+
 
 def choose(view: dict[str, Any], seat: int, rng: random.Random) -> dict | None:
     """An action for ``seat`` from its ``view`` (``RaceRules.observe``), or None to wait."""
-    from games.gobble.board import Board
-
     if view["phase"] != "play":
         return None
     me = view["seats"][seat]
@@ -32,3 +37,20 @@ def choose(view: dict[str, Any], seat: int, rng: random.Random) -> dict | None:
     if view["revealed"]:
         return {"t": "discard", "tile": view["revealed"][0]}
     return None
+
+
+def filter_events(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The events ``seat`` may see: a gift's tile goes face down into a pile, so only its giver
+    (who saw it) is told which tile it was."""
+    out = []
+    for e in events:
+        if e.get("e") == "gift" and e.get("from") != seat:
+            e = {k: v for k, v in e.items() if k != "tile"}
+        out.append(e)
+    return out
+
+
+def make_lan_scene(app: Any, client: Any, host: Any = None, address: str | None = None) -> Any:
+    """The race's LAN lobby (:class:`~games.gobble.view_lan.LanLobbyScene`) for ``client``."""
+    from .view_lan import LanLobbyScene
+    return LanLobbyScene(app, client, host, address)

@@ -1,0 +1,144 @@
+"""The client side of a turn-based LAN game: :class:`RemoteMatch`, what a game's screen reads from a
+local :class:`~sim.core.match.Match`, fed by a :class:`~sim.net.client.Client` (as a boardgame.io
+Board gets the same props locally and remotely).
+
+``state`` is this seat's view (``rules.state_from_json`` of the host's
+``state_to_json(observe(state, seat))``), a state of the game's own type, so the game's own drawing
+code reads it as it reads a local state. ``submit`` checks the action against that view (the rules'
+reason at once for an action the view already refuses) and sends it as an intent; the host's answer
+comes later: a new view (listeners are called with ``(remote, [])``) or a refusal (:attr:`refusals`).
+Nothing here waits on the network: the owner calls :meth:`poll` (a screen: once a frame).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from sim.core.rules import IllegalAction
+
+
+class RemoteMatch:
+    """This seat's side of a game hosted by ``sim.net.host.Host``, for game ``spec``."""
+
+    def __init__(self, spec: Any, client: Any):
+        self.spec = spec
+        self.client = client
+        self.rules = spec.make_rules()
+        self.seat: int | None = client.seat
+        self.config: dict[str, Any] = dict(client.config or {})
+        self.seed = "lan"
+        self.meta: dict[str, Any] = {"lan": True}
+        self.log: list = []          # the action log stays on the host
+        self.cursor = 0
+        self.time = 0.0
+        self.listeners: list[Callable[[Any, list], None]] = []
+        #: (seq, reason) of every intent the host refused, oldest first
+        self.refusals: list[tuple[int, str]] = []
+        self.pending: set[int] = set()  # intents sent and not yet answered
+        self._state: Any = None
+        self._active: list[int] = []
+        self._recv = 0
+        self._answered: set[int] = set()
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def state(self) -> Any:
+        """This seat's view as a state of the game's own type (None before the first view)."""
+        return self._state
+
+    @property
+    def n(self) -> int:
+        """The number of actions the host has applied (its log length) as of the last view."""
+        return self.cursor
+
+    def active_players(self) -> list[int]:
+        return [] if self.is_over() else list(self._active)
+
+    def is_over(self) -> bool:
+        return self.client.over is not None or (self._state is not None and self.rules.is_terminal(self._state))
+
+    def outcome(self) -> dict[str, Any]:
+        """The host's outcome once the game is over, else the rules' outcome of this view."""
+        if self.client.over is not None:
+            return dict(self.client.over["outcome"])
+        return self.rules.outcome(self._state)
+
+    def can_undo(self, player: int | None = None) -> bool:
+        return False
+
+    def can_redo(self) -> bool:
+        return False
+
+    def undo(self, player: int | None = None) -> bool:
+        return False
+
+    def redo(self) -> bool:
+        return False
+
+    # ------------------------------------------------------------------ acting
+    def submit(self, player: int, action: dict) -> list:
+        """Send ``action`` of ``player`` (this seat) to the host; returns ``[]`` (the events come with the
+        host's next view). Raises :class:`IllegalAction` with a reason if it is not this seat's turn
+        or the rules refuse it on this seat's view."""
+        if player != self.seat:
+            raise IllegalAction("that is not your seat")
+        if self._state is None:
+            raise IllegalAction("the game has not started")
+        if player not in self.active_players():
+            raise IllegalAction("it is not your turn")
+        self.rules.check(self._state, player, action)
+        seq = self.client.send_intent(action)
+        self.pending.add(seq)
+        return []
+
+    def waiting(self) -> bool:
+        """Whether an intent sent from here has no answer yet."""
+        return bool(self.pending)
+
+    # ------------------------------------------------------------------ updates
+    def poll(self) -> bool:
+        """Take in what the host sent since the last call; returns True if a new view arrived (the
+        listeners have then been called). Raises ``ValueError`` if the host sent a view the rules
+        cannot read."""
+        c = self.client
+        for seq in list(self.pending):
+            res = c.results.get(seq)
+            if res is not None:
+                self.pending.discard(seq)
+                if res["type"] == "rejected" and seq not in self._answered:
+                    self.refusals.append((seq, res.get("reason", "")))
+                self._answered.add(seq)
+        msg = c.latest
+        if c.config and not self.config:
+            self.config = dict(c.config)
+        if msg is None or msg.get("recv_n", 0) == self._recv:
+            return False
+        self._recv = msg.get("recv_n", 0)
+        self._state = self.rules.state_from_json(msg["view"])
+        self._active = list(msg.get("active") or [])
+        self.cursor = int(msg.get("n") or 0)
+        for fn in list(self.listeners):
+            fn(self, [])
+        return True
+
+    def wait_for(self, pred: Callable[["RemoteMatch"], Any], timeout: float = 10.0) -> bool:
+        """Block (tests, headless use) until ``pred(self)`` holds after a poll, or ``timeout`` s."""
+        import time
+        end = time.monotonic() + timeout
+        while True:
+            self.poll()
+            if pred(self):
+                return True
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            self.client.wait_for(lambda c: c.latest is not None and c.latest.get("recv_n") != self._recv
+                                 or c.over is not None or c.closed.is_set(), min(left, 0.1))
+
+
+def choose_legal(rules: Any, state: Any, seat: int, rng: random.Random) -> dict | None:
+    """A random legal action of ``seat`` in ``state`` (a scripted LAN player), or None if it has none."""
+    if state is None or seat not in rules.active_players(state):
+        return None
+    actions = rules.legal_actions(state, seat)
+    return rng.choice(actions) if actions else None
