@@ -49,18 +49,12 @@ def _selfplay(options: Any, seats: list[str], out: Any) -> int:
 def _bench(out) -> None:
     """The route check, bot think times and selfplay speed (``bench.run``), then the screen's frame
     time with a tile picked up on a 50-tile board (dummy video driver)."""
-    import os
-    import statistics
+    from sim.app.framebench import report
 
     from .bench import run
-    run(out)
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from .view import frame_times
-    times = sorted(frame_times())
-    out(f"streetcar screen: frame time at 1280x800 with a tile picked up on a 50-tile board (dummy driver): "
-        f"median {statistics.median(times):.2f} ms, p95 {times[int(len(times) * 0.95) - 1]:.2f} ms, "
-        f"max {times[-1]:.2f} ms")
+    run(out)
+    report(out, "streetcar screen: frame time at 1280x800 on a 50-tile board (dummy driver)", frame_times())
 
 
 SPEC = GameSpec(

@@ -111,32 +111,21 @@ def demo_match(seats: list[str] | None = None, seed: int = 1, until: Any = None,
     return m
 
 
-def frame_times(frames: int = 180) -> list[float]:
-    """Frame times (ms) of the real loop at 1280x800 under the dummy driver on a mid-game board with
-    a tile selected (legal squares, ghost under a wandering pointer): for ``playtable bench``."""
-    import time
-
-    from sim.app.app import App
+def frame_times(frames: int = 180) -> dict[str, list[tuple[float, float]]]:
+    """Frame times of the real loop on a mid-game board with a tile selected (legal squares, ghost under a
+    wandering pointer), by ``sim.app.framebench.run_frames``: for ``playtable bench``."""
+    from sim.app.framebench import run_frames
 
     m = demo_match(["human", "human", "human"], seed=3, until=lambda r, s: s.board.count >= 50 and s.phase == "play")
-    app = App(headless=True)
-    try:
-        app.audio.play = lambda name: None
-        scene = app.start_match(_spec(), m, autosave=False)
-        scene.confirmed = scene.to_act()
-        seat = scene.to_act()
-        scene.select(seat, m.state.seats[seat].hand[0])
-        out = []
-        for i in range(frames):
-            x, y = 1 + (i * 5) % 12, 1 + (i * 7) % 12
-            pos = scene.cell_rect(x, y).center
-            ev = [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 1), buttons=(0, 0, 0))]
-            t0 = time.perf_counter()
-            app.step(ev, 1 / 60)
-            out.append((time.perf_counter() - t0) * 1000)
-        return out[5:]
-    finally:
-        app.close()
+
+    def drive(scene, match, i):
+        if i == 0:
+            scene.confirmed = scene.to_act()
+            seat = scene.to_act()
+            scene.select(seat, match.state.seats[seat].hand[0])
+        pos = scene.cell_rect(1 + (i * 5) % 12, 1 + (i * 7) % 12).center
+        return [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 1), buttons=(0, 0, 0))], "a tile held"
+    return run_frames(_spec(), m, drive, frames)
 
 
 def _spec():

@@ -133,20 +133,12 @@ def _selfplay(options: Any, seats: list[str], out: Any) -> int:
 def _bench(out) -> None:
     """``playtable bench``: move generation on a full board and the bot's think time (``bench.run``),
     then the screen's frame times (dummy video driver)."""
-    import os
-    import statistics
+    from sim.app.framebench import report
 
     from .bench import run
-    run(out)
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from .view import frame_times
-    hover, changed = frame_times()
-    hover.sort()
-    out(f"tomtube screen: frame time at 1280x800 (dummy driver, {len(hover)} frames holding a rhomb over the "
-        f"free slots or pointing at drift destinations): median {statistics.median(hover):.2f} ms, p95 "
-        f"{hover[int(len(hover) * 0.95) - 1]:.2f} ms; right after a placement or a move (a placement repaints "
-        f"the board) {statistics.median(changed):.2f} ms median, {max(changed):.2f} ms max")
+    run(out)
+    report(out, "tomtube screen: frame time at 1280x800 (dummy driver)", frame_times())
 
 
 SPEC = GameSpec(

@@ -137,55 +137,44 @@ def demo_match(turns: int = 24, seed: int = 1, seats: tuple[str, str] = ("human"
     return m
 
 
-def frame_times(frames: int = 240, turns: int = 24) -> tuple[list[float], list[float]]:
-    """Frame times (ms) of the real loop at 1280x800 under the dummy driver on a middle-game board
-    (hot-seat, so no bot runs): ``(pointer frames, frames right after an action)``. Half of the frames
-    hold a drawn rhomb over the free slots (ghost, glow), half choose drift destinations; every 20th
-    frame an action is played and taken back, so the board picture is redrawn."""
-    import time
-
-    from sim.app.app import App
-
-    SPEC = get_spec("tomtube")
+def frame_times(frames: int = 240, turns: int = 24) -> dict[str, list[tuple[float, float]]]:
+    """Frame times of the real loop on a middle-game board (hot-seat, so no bot runs), by
+    ``sim.app.framebench.run_frames``: half of the frames hold a drawn rhomb over the free slots (ghost,
+    glow), half choose drift destinations; every 20th frame an action is played and taken back, so the
+    board picture is redrawn."""
+    from sim.app.framebench import run_frames
 
     m = demo_match(turns, seed=2)
-    app = App(headless=True)
-    try:
-        app.audio.play = lambda name: None
-        scene = app.start_match(SPEC, m, autosave=False)
-        pointer: list[float] = []
-        changed: list[float] = []
-        start = len(m.log)
-        for i in range(frames):
-            if i == frames // 2:
-                m.truncate(start)         # back to the start of the turn: now choose drift targets
-            st = m.state
-            if i < frames // 2 and st.phase == "turn" and not m.is_over():
-                m.submit(st.turn, {"t": "draw"})
-            st = m.state
-            if st.phase == "place":
-                slots = st.board.free_slots() or (0,)
-                e1, e2 = SLOTS[slots[(i * 7) % len(slots)]][0]
-                a, b = node_xy(e1), node_xy(e2)
-                pos = scene.xf.px(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
-            else:
-                pos = scene.xf.px(node_xy(KNOT_IDS[(i * 11) % len(KNOT_IDS)]))
-            ev = [pygame.event.Event(pygame.MOUSEMOTION, pos=(int(pos[0]), int(pos[1])), rel=(1, 1),
-                                     buttons=(0, 0, 0))]
-            act = i % 20 == 10 and not m.is_over()
-            if act:
-                seat = m.active_players()[0]
-                legal = [a for a in m.rules.legal_actions(m.state, seat) if a["t"] in ("place", "move")]
-                if legal:
-                    m.submit(seat, legal[i % len(legal)])
-            t0 = time.perf_counter()
-            app.step(ev, 1 / 60)
-            (changed if act else pointer).append((time.perf_counter() - t0) * 1000)
-            if act and m.can_undo():
-                m.undo()
-        return pointer[5:], changed
-    finally:
-        app.close()
+    start = len(m.log)
+    undo = [False]
+
+    def drive(scene, match, i):
+        if undo[0] and match.can_undo():
+            match.undo()
+        undo[0] = False
+        if i == frames // 2:
+            match.truncate(start)         # back to the start of the turn: now choose drift targets
+        st = match.state
+        if i < frames // 2 and st.phase == "turn" and not match.is_over():
+            match.submit(st.turn, {"t": "draw"})
+        st = match.state
+        if st.phase == "place":
+            slots = st.board.free_slots() or (0,)
+            e1, e2 = SLOTS[slots[(i * 7) % len(slots)]][0]
+            a, b = node_xy(e1), node_xy(e2)
+            pos = scene.xf.px(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
+        else:
+            pos = scene.xf.px(node_xy(KNOT_IDS[(i * 11) % len(KNOT_IDS)]))
+        ev = [pygame.event.Event(pygame.MOUSEMOTION, pos=(int(pos[0]), int(pos[1])), rel=(1, 1), buttons=(0, 0, 0))]
+        if i % 20 == 10 and not match.is_over():
+            seat = match.active_players()[0]
+            legal = [a for a in match.rules.legal_actions(match.state, seat) if a["t"] in ("place", "move")]
+            if legal:
+                match.submit(seat, legal[i % len(legal)])
+                undo[0] = True
+                return ev, "right after a placement or a move"
+        return ev, "holding a rhomb or pointing at drift destinations"
+    return run_frames(_spec(), m, drive, frames)
 
 
 def _spec():

@@ -66,19 +66,12 @@ def _selfplay(options: Any, seats: list[str], out: Any) -> int:
 def _bench(out) -> None:
     """``playtable bench``: playout speed and the hard bot's move times (``bench.run``), then the
     screen's frame times on a side-11 middle game (dummy video driver)."""
-    import os
-    import statistics
+    from sim.app.framebench import report
 
     from .bench import run
-    run(out)
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from .view import frame_times
-    hover, moved = frame_times(11)
-    hover.sort()
-    out(f"tumbleweed screen: frame time at 1280x800 on side 11 (dummy driver): median "
-        f"{statistics.median(hover):.2f} ms, p95 {hover[int(len(hover) * 0.95) - 1]:.2f} ms; "
-        f"after a move {statistics.median(moved):.2f} ms median, {max(moved):.2f} ms max")
+    run(out)
+    report(out, "tumbleweed screen: frame time at 1280x800 on side 11 (dummy driver)", frame_times(11))
 
 
 SPEC = GameSpec(

@@ -167,40 +167,31 @@ def demo_match(size: int = 8, plies: int = 30, seed: int = 1, level: str = "easy
     return m
 
 
-def frame_times(size: int = 11, frames: int = 240, plies: int = 60) -> tuple[list[float], list[float]]:
-    """Frame times (ms) of the real loop at 1280x800 under the dummy driver on a middle-game board of
-    side ``size`` (hot-seat, so no bot runs): ``(hover frames, frames right after a move)``. The pointer
-    wanders over the board (previews, sight lines); every 20th frame a move is played and then taken
-    back, so the position layer is redrawn."""
-    import time
-
-    from sim.app.app import App
+def frame_times(size: int = 11, frames: int = 240, plies: int = 60) -> dict[str, list[tuple[float, float]]]:
+    """Frame times of the real loop on a middle-game board of side ``size`` (hot-seat, so no bot runs),
+    by ``sim.app.framebench.run_frames``: the pointer wanders over the board (previews, sight lines);
+    every 20th frame a move is played and then taken back, so the position layer is redrawn."""
+    from sim.app.framebench import run_frames
 
     m = demo_match(size, plies, seed=2)
-    app = App(headless=True)
-    try:
-        app.audio.play = lambda name: None
-        scene = app.start_match(_spec(), m, autosave=False, prefs=dict(PREF_DEFAULTS, confirm=False))
-        hover: list[float] = []
-        moved: list[float] = []
-        cells = list(m.state.geo.cells)
-        for i in range(frames):
-            x, y = scene.cell_pos(cells[(i * 37) % len(cells)])
-            ev = [pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y), rel=(1, 1), buttons=(0, 0, 0))]
-            after_move = i % 20 == 10 and not m.is_over()
-            if after_move:
-                seat = m.active_players()[0]
-                legal = [a for a in m.rules.legal_actions(m.state, seat) if a["t"] == "place"]
-                if legal:
-                    m.submit(seat, legal[i % len(legal)])
-            t0 = time.perf_counter()
-            app.step(ev, 1 / 60)
-            (moved if after_move else hover).append((time.perf_counter() - t0) * 1000)
-            if after_move and m.can_undo():
-                m.undo()
-        return hover[5:], moved
-    finally:
-        app.close()
+    cells = list(m.state.geo.cells)
+    undo = [False]
+
+    def drive(scene, match, i):
+        if undo[0] and match.can_undo():
+            match.undo()
+        undo[0] = False
+        x, y = scene.cell_pos(cells[(i * 37) % len(cells)])
+        ev = [pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y), rel=(1, 1), buttons=(0, 0, 0))]
+        if i % 20 == 10 and not match.is_over():
+            seat = match.active_players()[0]
+            legal = [a for a in match.rules.legal_actions(match.state, seat) if a["t"] == "place"]
+            if legal:
+                match.submit(seat, legal[i % len(legal)])
+                undo[0] = True
+                return ev, "after a move"
+        return ev, "hover"
+    return run_frames(_spec(), m, drive, frames, prefs=dict(PREF_DEFAULTS, confirm=False))
 
 
 def _spec():
