@@ -9,8 +9,6 @@ selfplay.
 """
 from __future__ import annotations
 
-import os
-import statistics
 import time
 
 from sim.core.registry import get_spec
@@ -69,32 +67,17 @@ def bench_solitaire_games(out, games: int = 40) -> None:
 
 
 def bench_scene_frames(out, frames: int = 300) -> None:
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from sim.app.app import App
-    SOLITAIRE = get_spec("gobble-solitaire")
-
-    m = _fifty_tile_match()
-    app = App(headless=True)
-    app.start_match(SOLITAIRE, m, autosave=False)
+    """The Solitaire scene with 50 tiles on the board while the mouse wanders over it (hover, ghost)."""
     import pygame
 
-    times = []
-    w, h = app.LOGICAL_SIZE
-    for i in range(frames):
-        # the mouse wanders over the board so hover/ghost code paths run
-        x = int(w * 0.3 + (i * 7) % int(w * 0.4))
-        y = int(h * 0.3 + (i * 5) % int(h * 0.4))
-        ev = [pygame.event.Event(pygame.MOUSEMOTION, pos=(x, y), rel=(1, 1), buttons=(0, 0, 0))]
-        t0 = time.perf_counter()
-        app.step(ev, 1 / 60)
-        times.append((time.perf_counter() - t0) * 1000)
-    times = times[10:]
-    times.sort()
-    med = statistics.median(times)
-    p95 = times[int(len(times) * 0.95) - 1]
-    out(f"gobble-solitaire scene: frame time at 1280x800 (dummy driver, 50 tiles): "
-        f"median {med:.2f} ms, p95 {p95:.2f} ms over {len(times)} frames")
+    from sim.app.framebench import report, run_frames
+
+    def drive(scene, match, i):
+        w, h = scene.app.LOGICAL_SIZE
+        pos = (int(w * 0.3 + (i * 7) % int(w * 0.4)), int(h * 0.3 + (i * 5) % int(h * 0.4)))
+        return [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 1), buttons=(0, 0, 0))], "hover"
+    groups = run_frames(get_spec("gobble-solitaire"), _fifty_tile_match(), drive, frames, warmup=10)
+    report(out, "gobble-solitaire scene: frame time at 1280x800 (dummy driver, 50 tiles)", groups)
 
 
 def _race_in_progress(seed: int = 4, tiles: int = 16):
@@ -119,45 +102,31 @@ def bench_race_frames(out, frames: int = 600) -> None:
     """Frame time of the race scene with one human seat and 5 bots placing: the match clock moves
     1/60 s a frame (real time), so the bots act during the measured frames; the mouse drags the
     human's revealed tile over the board half of the time (legal cells and the snapping ghost)."""
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     import pygame
 
-    from sim.app.app import App
-    RACE = get_spec("gobble")
+    from sim.app.framebench import report, run_frames
 
     m, bots = _race_in_progress()
-    app = App(headless=True)
-    try:
-        scene = app.start_match(RACE, m, autosave=False, bots=bots)
-        E = pygame.event.Event
-        w, h = app.LOGICAL_SIZE
-        n0, board0 = len(m.log), len(m.state.board)
-        times = []
-        for i in range(frames):
-            x = int(w * 0.1 + (i * 7) % int(w * 0.55))
-            y = int(h * 0.3 + (i * 5) % int(h * 0.55))
-            ev = [E(pygame.MOUSEMOTION, pos=(x, y), rel=(1, 1), buttons=(0, 0, 0))]
-            if i % 120 == 0 and scene.hand_slots():
-                c = scene.hand_slots()[0][1]
-                ev = [E(pygame.MOUSEMOTION, pos=c, rel=(0, 0), buttons=(0, 0, 0)),
-                      E(pygame.MOUSEBUTTONDOWN, pos=c, button=1)] + ev
-            elif i % 120 == 60 and scene.hold is not None:
-                ev.append(E(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
-            t0 = time.perf_counter()
-            app.step(ev, 1 / 60)
-            times.append((time.perf_counter() - t0) * 1000)
-        acts = sum(1 for e in m.log[n0:] if e["p"] >= 0)
-        placed = len(m.state.board) - board0
-    finally:
-        app.close()
-    times = times[10:]
-    times.sort()
-    med = statistics.median(times)
-    p95 = times[int(len(times) * 0.95) - 1]
-    out(f"gobble race scene: frame time at 1280x800 (dummy driver, 1 human + 5 bots, {acts} bot actions, "
-        f"{placed} tiles placed in {frames / 60:.0f} s of match time): median {med:.2f} ms, p95 {p95:.2f} ms, "
-        f"max {times[-1]:.2f} ms over {len(times)} frames")
+    n0, board0 = len(m.log), len(m.state.board)
+    E = pygame.event.Event
+
+    def drive(scene, match, i):
+        w, h = scene.app.LOGICAL_SIZE
+        x = int(w * 0.1 + (i * 7) % int(w * 0.55))
+        y = int(h * 0.3 + (i * 5) % int(h * 0.55))
+        ev = [E(pygame.MOUSEMOTION, pos=(x, y), rel=(1, 1), buttons=(0, 0, 0))]
+        if i % 120 == 0 and scene.hand_slots():
+            c = scene.hand_slots()[0][1]
+            ev = [E(pygame.MOUSEMOTION, pos=c, rel=(0, 0), buttons=(0, 0, 0)),
+                  E(pygame.MOUSEBUTTONDOWN, pos=c, button=1)] + ev
+        elif i % 120 == 60 and scene.hold is not None:
+            ev.append(E(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
+        return ev, "1 human + 5 bots"
+    groups = run_frames(get_spec("gobble"), m, drive, frames, warmup=10, bots=bots)
+    acts = sum(1 for e in m.log[n0:] if e["p"] >= 0)
+    placed = len(m.state.board) - board0
+    report(out, f"gobble race scene: frame time at 1280x800 (dummy driver; {acts} bot actions, {placed} tiles "
+                f"placed in {frames / 60:.0f} s of match time)", groups)
 
 
 def bench_race_selfplay(out, races: int = 100) -> None:
