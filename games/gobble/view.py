@@ -644,7 +644,7 @@ class SolitaireScene(BoardScene):
         # buttons
         for b in self.panel_buttons:
             b.draw(surface, self.app)
-        help_lines = ["Drag or click tile → space  ·  H hint", "Ctrl+Z undo  ·  F1 rules  ·  Esc menu"]
+        help_lines = ["Drag or click tile → space  ·  H hint", "Ctrl+Z / Y undo, redo  ·  F1 rules  ·  Esc menu"]
         for i, line in enumerate(help_lines):
             self._blit_text(surface, line, 13, th.text_dim, midtop=(PANEL.centerx, 716 + i * 20))
         seed = self._text(f"game {self.match.seed}", 12, mix(th.panel, th.text_dim, 0.6))

@@ -41,6 +41,7 @@ import pygame
 
 from sim.app.setup_view import SEAT_COLOURS, SeatSetupScene
 from sim.app.table import TableScene
+from sim.app.ui import button_row
 from sim.app.widgets import Button, mix
 from sim.core.match import Match
 from sim.core.registry import get_spec
@@ -303,14 +304,10 @@ class StreetcarScene(TableScene):
 
     # ------------------------------------------------------------------ buttons
     def _build_buttons(self) -> None:
-        bw = (PW - 18) // 4
-        xs = [PX + k * (bw + 6) for k in range(4)]
-        self.b_undo = Button((xs[0], BUTTONS_Y, bw, 40), "Undo", self.do_undo, font_size=17, tooltip="Ctrl+Z")
-        self.b_rules = Button((xs[1], BUTTONS_Y, bw, 40), "Rules", self.do_rules, font_size=17, tooltip="F1")
-        self.b_marks = Button((xs[2], BUTTONS_Y, bw, 40), "Marks ⇄", self.toggle_marks, font_size=16, tooltip="X")
-        self.b_menu = Button((xs[3], BUTTONS_Y, bw, 40), "Menu", self.do_menu, font_size=17, style="quiet",
-                             tooltip="Esc")
-        self.panel_buttons = [self.b_undo, self.b_rules, self.b_marks, self.b_menu]
+        self.panel_buttons = button_row(PX, BUTTONS_Y, PW, 40, (
+            ("Undo", self.do_undo, "Ctrl+Z"), ("Hint", self.do_hint, "H"), ("Rules", self.do_rules, "F1"),
+            ("Marks ⇄", self.toggle_marks, "X"), ("Menu", self.do_menu, "Esc")), styles={"Menu": "quiet"})
+        self.b_undo, self.b_hint, self.b_rules, self.b_marks, self.b_menu = self.panel_buttons
         a = self.action_card
         half = (a.w - 42) // 2
         by = a.bottom - 52
@@ -340,6 +337,7 @@ class StreetcarScene(TableScene):
         seat = self.to_act()
         human = self.human_turn()
         self.b_undo.enabled = self.can_undo()
+        self.b_hint.enabled = self.hint_refusal() is None
         self.b_marks.style = "primary" if self.mark_exchangeable else "normal"
         if human and st.phase == "play":
             self.b_start.enabled, self.b_pass.enabled = self.turn_options()
@@ -1301,8 +1299,8 @@ class StreetcarScene(TableScene):
         info = self.hover_info()
         if info:
             self._blit_text(surface, info, 13, th.text, topleft=(PX, 744))
-        keys = "R turn · Space roll · Enter stop · 1-3 dice · P pass · X marks · Ctrl+Z undo · F1 rules"
-        self._blit_text(surface, keys, 12, th.text_dim, midtop=(PANEL.centerx, 770))
+        keys = "R turn · Space roll · Enter stop · 1-3 dice · P pass · X marks · H hint · Ctrl+Z undo"
+        self.kit.blit(surface, keys, 12, th.text_dim, width=PW, midtop=(PANEL.centerx, 770))
 
     def hover_info(self) -> str:
         if self.hover is None:
@@ -1500,12 +1498,7 @@ class StreetcarScene(TableScene):
         self.b_pass.draw(surface, self.app)
 
     def _draw_log(self, surface, rect, title: bool = True) -> None:
-        th = self.theme
-        rows = max(0, (rect.h - 36) // 18)
-        lines = self.log_lines[-rows:] if rows else []
-        for k, text in enumerate(lines):
-            last = k == len(lines) - 1
-            self._blit_text(surface, text, 13, th.text if last else th.text_dim, topleft=(rect.x + 16, rect.y + 32 + k * 18))
+        self.kit.move_log(surface, rect, self.log_lines)
 
     def _draw_dice(self, surface) -> None:
         th = self.theme

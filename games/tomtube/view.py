@@ -39,6 +39,7 @@ import pygame
 
 from sim.app.setup_view import SeatSetupScene
 from sim.app.table import TableScene
+from sim.app.ui import button_row
 from sim.app.widgets import Button, mix, wrap_text
 from sim.core.match import Match
 from sim.core.registry import get_spec
@@ -297,13 +298,10 @@ class TomTubeScene(TableScene):
 
     # ------------------------------------------------------------------ buttons
     def _build_buttons(self) -> None:
-        bw = (PW - 12) // 3
-        xs = [PX + k * (bw + 6) for k in range(3)]
-        self.b_undo = Button((xs[0], BUTTONS_Y, bw, 42), "Undo", self.do_undo, font_size=17, tooltip="Ctrl+Z")
-        self.b_rules = Button((xs[1], BUTTONS_Y, bw, 42), "Rules", self.do_rules, font_size=17, tooltip="F1")
-        self.b_menu = Button((xs[2], BUTTONS_Y, bw, 42), "Menu", self.do_menu, font_size=17, style="quiet",
-                             tooltip="Esc")
-        self.panel_buttons = [self.b_undo, self.b_rules, self.b_menu]
+        self.panel_buttons = button_row(PX, BUTTONS_Y, PW, 42, (
+            ("Undo", self.do_undo, "Ctrl+Z"), ("Hint", self.do_hint, "H"), ("Rules", self.do_rules, "F1"),
+            ("Menu", self.do_menu, "Esc")), styles={"Menu": "quiet"})
+        self.b_undo, self.b_hint, self.b_rules, self.b_menu = self.panel_buttons
         c = ACTION_CARD
         inner = c.w - 28
         self.b_draw = Button((c.x + 14, c.y + 44, inner, 44), "Draw a rhomb (D)", self.do_draw, style="primary",
@@ -338,6 +336,7 @@ class TomTubeScene(TableScene):
         ph = self.phase_for_human()
         seat = self.to_act()
         self.b_undo.enabled = self.undo_steps() > 0
+        self.b_hint.enabled = self.hint_refusal() is None
         if ph == "turn":
             self.b_draw.enabled = st.bonus_for is None and self.rules.placeable(st)
             self.b_draw.label = ("Draw a rhomb (D)" if self.b_draw.enabled else
@@ -1210,7 +1209,7 @@ class TomTubeScene(TableScene):
         self._draw_actions(surface)
         for b in self.panel_buttons:
             b.draw(surface, self.app)
-        keys = ["D draw · F turn · 1 2 3 move · E exchange", "Ctrl+Z undo · F1 rules · Esc menu"]
+        keys = ["D draw · F turn · 1 2 3 move · E exchange", "Ctrl+Z / Y undo, redo · H hint · F1 rules · Esc menu"]
         for i, k in enumerate(keys):
             self._blit_text(surface, k, 13, th.text_dim, midtop=(PANEL.centerx, 746 + i * 19))
         _ = st

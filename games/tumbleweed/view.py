@@ -42,6 +42,7 @@ from typing import Any
 import pygame
 
 from sim.app.table import TableScene
+from sim.app.ui import button_row
 from sim.app.setup_view import SeatSetupScene
 from sim.app.widgets import Button, mix
 from sim.core import storage
@@ -292,14 +293,10 @@ class TumbleweedScene(TableScene):
 
     # ------------------------------------------------------------------ buttons
     def _build_buttons(self) -> None:
-        bw = (PW - 18) // 4
-        xs = [PX + k * (bw + 6) for k in range(4)]
-        self.b_pass = Button((xs[0], BUTTONS_Y, bw, 42), "Pass", self.do_pass, font_size=17, tooltip="P")
-        self.b_undo = Button((xs[1], BUTTONS_Y, bw, 42), "Undo", self.do_undo, font_size=17, tooltip="Ctrl+Z")
-        self.b_rules = Button((xs[2], BUTTONS_Y, bw, 42), "Rules", self.do_rules, font_size=17, tooltip="F1")
-        self.b_menu = Button((xs[3], BUTTONS_Y, bw, 42), "Menu", self.do_menu, font_size=17, style="quiet",
-                             tooltip="Esc")
-        self.panel_buttons = [self.b_pass, self.b_undo, self.b_rules, self.b_menu]
+        self.panel_buttons = button_row(PX, BUTTONS_Y, PW, 42, (
+            ("Pass", self.do_pass, "P"), ("Undo", self.do_undo, "Ctrl+Z"), ("Hint", self.do_hint, "H"),
+            ("Rules", self.do_rules, "F1"), ("Menu", self.do_menu, "Esc")), styles={"Menu": "quiet"})
+        self.b_pass, self.b_undo, self.b_hint, self.b_rules, self.b_menu = self.panel_buttons
         self.pref_buttons: dict[str, Button] = {}
         half = (PW - 28 - 8) // 2
         for k, key in enumerate(PREF_DEFAULTS):
@@ -332,6 +329,7 @@ class TumbleweedScene(TableScene):
         self.b_pass.enabled = st.phase == "play" and human
         self.b_pass.label = "Pass!" if self.pass_armed else "Pass"
         self.b_undo.enabled = self.undo_steps() > 0
+        self.b_hint.enabled = self.hint_refusal() is None
         for key, b in self.pref_buttons.items():
             on = self.prefs[key]
             b.label = ("✓ " if on else "") + PREF_LABELS[key]
@@ -890,7 +888,7 @@ class TumbleweedScene(TableScene):
                      ["dot / ring: controlled", "stripes: contested"])
             for k, note in enumerate(notes):
                 self._blit_text(canvas, note, 12, th.text_dim, topleft=(slot.x, slot.y + k * 15))
-        keys = ["P pass  ·  I influence  ·  C coordinates", "Ctrl+Z undo  ·  F1 rules  ·  Esc menu"]
+        keys = ["P pass  ·  I influence  ·  C coordinates  ·  H hint", "Ctrl+Z / Y undo, redo  ·  F1 rules  ·  Esc menu"]
         for i, k in enumerate(keys):
             self._blit_text(canvas, k, 13, th.text_dim, midtop=(PANEL.centerx, 756 + i * 19))
         surf = canvas.subsurface(PANEL).copy()
