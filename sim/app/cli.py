@@ -167,16 +167,17 @@ def lan_games() -> list[str]:
 
 
 def host_options(spec: Any, args: argparse.Namespace, players: int, bots: list[str]) -> dict:
-    """The rest of the hosted game's config from its own flags (``GameSpec.make_config``): everything
-    but the seats. Raises UsageError with the reason."""
-    if spec.make_config is None:
+    """The rest of the hosted game's config from its own flags (``GameSpec.config_for``), checked by
+    its rules: everything but the seats. Raises UsageError with the reason."""
+    if not spec.has_flags():
         return {}
     seats = ["human"] * max(0, players - len(bots)) + bots
     try:
-        cfg = spec.make_config(args, seats)
+        cfg = spec.make_rules().validate_config(spec.config_for(args, seats))
     except ValueError as e:
         raise UsageError(str(e)) from None
-    return {k: v for k, v in cfg.items() if k not in ("seats", "players")}
+    given = spec.config_for(args, seats)
+    return {k: v for k, v in cfg.items() if k in given and k not in ("seats", "players", spec.players_key)}
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -495,7 +496,7 @@ def cmd_selfplay_generic(args: argparse.Namespace, spec: Any) -> int:
     seats = parse_seats(spec, args.players, bots_only=True)
 
     def config_for(sat: list[str]) -> dict:
-        return spec.make_config(args, sat) if spec.make_config else {"seats": list(sat)}
+        return spec.config_for(args, sat)
     try:
         selfplay.run(spec, seats, args.games, args.seed, config_for, bool(args.json), sys.stdout)
     except ValueError as e:
