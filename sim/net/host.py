@@ -336,6 +336,8 @@ class Host:
         if not self.realtime:
             msg["active"] = m.active_players()
             msg["n"] = m.cursor
+            if getattr(self.spec, "lan_log", False):
+                msg["log"] = [{"p": e["p"], "a": e["a"]} for e in m.log[:m.cursor]]
         return msg
 
     def _flush(self, force: bool = False) -> None:
