@@ -97,6 +97,10 @@ def test_a_whole_game_across_two_clients_through_the_generic_host(tmp_path):
             assert r.wait_for(lambda r: r.n == host.call(lambda: host.match.cursor), 5)
             assert r.rules.state_to_json(r.state) == host.view(c.seat)
             assert r.outcome() == host.call(lambda: host.match.outcome())
+            # Tumbleweed's actions are public: the client holds the host's whole log, and replaying it
+            # here led to every view the host sent (RemoteMatch checks that on each poll)
+            assert [dict(e) for e in r.log] == host.call(lambda: [{"p": e["p"], "a": e["a"]} for e in host.match.log])
+            assert len(r.states) == len(r.log) + 1
         assert host.finished.wait(5) and host.record_saved
         rec = load(host.record_saved)
         assert rec.rules.info.name == "tumbleweed" and rec.is_over()

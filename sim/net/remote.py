@@ -155,8 +155,8 @@ class RemoteMatch:
         return True
 
     def _replay(self, log: list) -> None:
-        """Extend :attr:`log` / :attr:`states` with the new public entries (applied here by the rules;
-        the last state is the host's view). Raises ``ValueError`` if the log does not follow on."""
+        """Extend :attr:`log` / :attr:`states` with the new public entries, applied here by the rules.
+        Raises ``ValueError`` if an entry does not apply or the log does not lead to the host's view."""
         from sim.core.match import Entry
 
         if not self.states:
@@ -171,6 +171,8 @@ class RemoteMatch:
                 raise ValueError(f"the host's log does not replay: {err}") from None
             self.log.append(Entry(p=e["p"], a=e["a"]))
             self.states.append(st)
+        if self.rules.state_to_json(self.states[-1]) != self.rules.state_to_json(self._state):
+            raise ValueError("the host's log does not lead to the view it sent")
         self.states[-1] = self._state
         self.cursor = len(self.log)
 
