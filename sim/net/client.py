@@ -104,7 +104,7 @@ class Client:
         return seq
 
     def set_ready(self, ready: bool = True) -> None:
-        """Tell the host this seat is ready (or, with False, no longer ready) before the race. The host
+        """Tell the host this seat is ready (or, with False, no longer ready) before the game. The host
         answers with a ``lobby`` message (:attr:`ready` follows it); after the start it changes nothing.
         ConnectionError if not connected."""
         self.send_raw(P.encode({"type": "ready", "ready": bool(ready)}))
