@@ -108,3 +108,39 @@ def test_the_launchers_host_dialog_hosts_tumbleweed_with_a_bot_and_opens_its_scr
         assert host.finished.wait(5)
     finally:
         host.stop()
+
+
+def test_a_joined_tom_tube_screen_draws_a_rhomb_by_key_and_replays_the_public_log(app, tmp_path):
+    from games.tomtube.view import TomTubeScene
+    from sim.app.lan_lobby import LobbyScene
+    from sim.app.launcher import LauncherScene
+
+    tt = get_spec("tomtube")
+    host = Host(tt, players=2, bots=["bot:random"], seed=5, tick=0.02, bot_pause=0.0,
+                record_path=tmp_path / "tt.json").start()
+    try:
+        client = Client("127.0.0.1", host.port, "Tom").start()
+        app.push(LauncherScene(app))
+        app.push(LobbyScene(app, client, None, f"127.0.0.1:{host.port}", tt))
+        assert client.wait_for(lambda c: c.names is not None, 5)
+        frames(app)
+        app.step([key(pygame.K_r)], app.STEP)
+        assert client.wait_for(lambda c: c.latest is not None, 5)
+        frames(app)
+        scene = app.top
+        assert isinstance(scene, TomTubeScene)
+        remote = scene.match
+        assert remote.wait_for(lambda r: client.seat in r.active_players() and r.state.phase == "turn", 10)
+        n0 = remote.n
+        app.step([key(pygame.K_d)], app.STEP)            # D: draw a rhomb
+        assert client.wait_for(lambda c: c.results.get(1, {}).get("type") == "accepted", 5), client.results
+        log = host.call(lambda: [dict(e) for e in host.match.log])
+        assert log[n0]["p"] == client.seat and log[n0 + 1]["p"] == -1   # the host drew it (chance)
+        assert remote.wait_for(lambda r: r.n >= n0 + 2, 5)
+        frames(app)
+        assert remote.error is None and scene.state.drawn == log[n0 + 1]["a"]["id"]
+        assert [dict(e) for e in remote.log] == [{"p": e["p"], "a": e["a"]} for e in log[:remote.n]]
+        assert tt.make_rules().state_to_json(scene.state) == host.view(client.seat)
+        app.draw()
+    finally:
+        host.stop()

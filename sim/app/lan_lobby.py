@@ -117,9 +117,15 @@ class LobbyScene(Scene):
         """The game has started: open its own scene on this seat's ``RemoteMatch``, over the lobby."""
         from sim.net.remote import RemoteMatch
 
-        self.remote = RemoteMatch(self.spec, self.client)
-        self.remote.poll()
-        self.app.push(self.spec.make_scene(self.app, self.remote))
+        remote = RemoteMatch(self.spec, self.client)
+        try:
+            remote.poll()
+        except ValueError as e:
+            self.client.errors.append({"type": "error", "code": "bad_view", "message": str(e)})
+            self.client.close(timeout=1.0)
+            return
+        self.remote = remote
+        self.app.push(self.spec.make_scene(self.app, remote))
 
     def handle_event(self, event: Any) -> bool:
         for b in (self.b_ready, self.b_leave):

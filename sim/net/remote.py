@@ -33,6 +33,9 @@ class RemoteMatch:
         self.rules = spec.make_rules()
         self.seat: int | None = client.seat
         self.config: dict[str, Any] = {}
+        self.host_config: dict[str, Any] = {}
+        #: why the last view from the host could not be read (None: all read)
+        self.error: str | None = None
         self.seats: list[str] = []       # the host's seat kinds ("human", "bot:easy")
         self.names: list = []            # the lobby's names
         self.seed = 0                    # the host keeps the real seed
@@ -55,6 +58,7 @@ class RemoteMatch:
     def _set_config(self, config: Any) -> None:
         if not config or self.config:
             return
+        self.host_config = dict(config)   # what the host's match was made with (replays start there)
         self.seats = list(config.get("seats") or [])
         self.names = list(self.client.names or [])
         self.config = dict(config, seats=["human"] * len(self.seats)) if self.seats else dict(config)
@@ -65,7 +69,10 @@ class RemoteMatch:
         """This seat's view as a state of the game's own type (None before the first view); reading it
         takes in what the host sent."""
         if not self._polling:
-            self.poll()
+            try:
+                self.poll()
+            except ValueError as e:   # a screen keeps the last good view; the reason is kept
+                self.error = str(e)
         return self._state
 
     def applied(self) -> list:
@@ -160,10 +167,10 @@ class RemoteMatch:
         from sim.core.match import Entry
 
         if not self.states:
-            self.states = [self.rules.initial_state(self.config)]
+            self.states = [self.rules.initial_state(self.host_config)]
             self.log = []
         if len(log) < len(self.log) or any(dict(a) != dict(b) for a, b in zip(log, self.log)):
-            self.states, self.log = [self.rules.initial_state(self.config)], []
+            self.states, self.log = [self.rules.initial_state(self.host_config)], []
         for e in log[len(self.log):]:
             try:
                 st, _events = self.rules.apply(self.states[-1], e["p"], e["a"])
