@@ -97,6 +97,10 @@ def test_a_whole_game_across_two_clients_through_the_generic_host(tmp_path):
             assert r.wait_for(lambda r: r.n == host.call(lambda: host.match.cursor), 5)
             assert r.rules.state_to_json(r.state) == host.view(c.seat)
             assert r.outcome() == host.call(lambda: host.match.outcome())
+            # Tumbleweed's actions are public: the client holds the host's whole log, and replaying it
+            # here led to every view the host sent (RemoteMatch checks that on each poll)
+            assert [dict(e) for e in r.log] == host.call(lambda: [{"p": e["p"], "a": e["a"]} for e in host.match.log])
+            assert len(r.states) == len(r.log) + 1
         assert host.finished.wait(5) and host.record_saved
         rec = load(host.record_saved)
         assert rec.rules.info.name == "tumbleweed" and rec.is_over()
@@ -244,3 +248,36 @@ def test_tomtube_hosted_with_a_host_bot_and_chance_draws_on_the_host(tmp_path):
         assert r.rules.state_to_json(r.state) == host.view(c.seat)
     finally:
         host.stop()
+
+
+def test_cli_host_tumbleweed_and_join_auto_play_a_game_to_the_end(tmp_path):
+    import socket
+    import subprocess
+    import sys
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    rec = tmp_path / "cli-tw.json"
+    host = subprocess.Popen([sys.executable, "-m", "sim.app.cli", "host", "tumbleweed", "--port", str(port),
+                             "--size", "4", "--bots", "bot:easy", "--seed", "3", "--record", str(rec)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert "hosting tumbleweed on 127.0.0.1" in host.stdout.readline()
+        out = subprocess.run([sys.executable, "-m", "sim.app.cli", "join", f"127.0.0.1:{port}", "--name", "Cli",
+                              "--auto"], capture_output=True, text=True, timeout=60)
+        lines = [json.loads(x) for x in out.stdout.splitlines()]
+        assert lines[0]["seat"] == 0 and lines[0]["token"]
+        assert lines[-1]["type"] == "over" and lines[-1]["ranking"] is not None
+        assert not [x for x in lines if x.get("type") == "rejected"]
+        states = [x for x in lines if x.get("type") == "state"]
+        assert states and all(x["events"] == [] and "active" in x for x in states)
+        assert host.wait(15) == 0
+        m = load(rec)
+        assert m.is_over() and m.config["seats"] == ["human", "bot:easy"] and m.config["size"] == 4
+        assert TW.make_rules().state_to_json(m.state) == states[-1]["view"]
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.wait()

@@ -160,4 +160,5 @@ SPEC = GameSpec(
     selfplay=_selfplay,
     bench=_bench,
     lan=True,
+    lan_log=True,
 )

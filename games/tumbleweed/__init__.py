@@ -93,4 +93,5 @@ SPEC = GameSpec(
     selfplay=_selfplay,
     bench=_bench,
     lan=True,
+    lan_log=True,
 )

@@ -270,7 +270,10 @@ def cmd_join(args: argparse.Namespace) -> int:
                 if msg["type"] in ("over", "closing"):
                     break
             if remote is not None:
-                remote.poll()
+                try:
+                    remote.poll()
+                except ValueError as e:
+                    raise UsageError(f"the host sent a view this program cannot read: {e}") from None
                 if args.auto and remote.state is not None and not remote.waiting() and remote.n > sent_at \
                         and client.seat in remote.active_players():
                     action = choose_legal(remote.rules, remote.state, client.seat, rng)

@@ -1,11 +1,13 @@
-"""The launcher's "Host a game" and "Join a game" dialogs (issue 4), for a game whose ``GameSpec``
-has ``lan`` and its own LAN screen (``make_lan_scene``); nothing here names a game.
+"""The launcher's "Host a game" and "Join a game" dialogs (issue 4), for every game whose ``GameSpec``
+has ``lan``; nothing here names a game.
 
-* :class:`HostSetupScene`: the number of seats, each other seat a LAN player or a bot (the game's
+* :class:`HostSetupScene`: the game (the Game button cycles through the games that can be hosted),
+  the number of seats, each other seat a LAN player or a bot (the game's
   levels), the host's own name, the address to bind (127.0.0.1 unless changed) and the port. "Start
   hosting" starts a :class:`sim.net.host.Host` in this app (its own thread), joins it as the first seat
-  with a :class:`sim.net.client.Client`, and opens the game's LAN lobby (``spec.make_lan_scene``; the
-  Gobble race's shows the address to share and switches to the race when every seat is taken and every
+  with a :class:`sim.net.client.Client`, and opens the game's LAN lobby (``spec.make_lan_scene``, or
+  the shared :class:`~sim.app.lan_lobby.LobbyScene` that then opens the game's own screen on a
+  :class:`~sim.net.remote.RemoteMatch`; the Gobble race's shows the address to share and switches to the race when every seat is taken and every
   LAN player, the host's own player too, is ready).
 * :class:`JoinScene`: type ``HOST:PORT`` and a name; "Join" connects, and once the host's welcome
   says which game it hosts, opens that game's LAN lobby.
@@ -28,7 +30,7 @@ def lan_specs() -> list[Any]:
     """The specs of the registered games that can be hosted and joined from the launcher."""
     from sim.core.registry import game_names, get_spec
 
-    return [s for s in (get_spec(n) for n in game_names()) if s.lan and s.make_lan_scene is not None]
+    return [s for s in (get_spec(n) for n in game_names()) if s.lan]
 
 
 def kind_label(kind: str) -> str:
@@ -142,12 +144,9 @@ class HostSetupScene(_Dialog):
 
     def __init__(self, app: Any, spec: Any = None):
         super().__init__(app)
-        self.spec = spec or lan_specs()[0]
-        self.heading = f"Host a {self.spec.title} game"
-        info = self.spec.make_rules().info
-        self.min_players, self.max_players = info.min_players, info.max_players
-        self.kind_choices = ("lan",) + tuple(f"bot:{lvl}" for lvl in self.spec.seat_levels)
-        self.kinds = ["you"] + ["lan"] * (max(2, self.min_players) - 1)
+        self.specs = lan_specs()
+        self.b_game = Button((600, 236, 440, 40), "", self.next_game, font_size=16)
+        self.set_game(spec or self.specs[0])
         self.f_name = TextField((240, 150, 320, 46), _default_name(app, "Host"), 32, "YOUR NAME")
         self.f_bind = TextField((600, 150, 260, 46), "127.0.0.1", 64, "LISTEN ON")
         self.f_port = TextField((900, 150, 140, 46), str(DEFAULT_PORT), 5, "PORT")
@@ -155,8 +154,22 @@ class HostSetupScene(_Dialog):
         self.b_less = Button((240, 236, 46, 40), "-", lambda: self.set_players(len(self.kinds) - 1), font_size=22)
         self.b_more = Button((400, 236, 46, 40), "+", lambda: self.set_players(len(self.kinds) + 1), font_size=22)
         self.b_start = Button((660, 690, 220, 50), "Start hosting", self.submit, style="primary", font_size=18)
-        self.seat_buttons: list[Button] = []
+
+    def set_game(self, spec: Any) -> None:
+        """Host game ``spec``: its player counts and bot levels; the seats start over."""
+        self.spec = spec
+        self.heading = f"Host a {spec.title} game"
+        self.b_game.label = f"Game: {spec.title}" + ("  (click for another)" if len(self.specs) > 1 else "")
+        info = spec.make_rules().info
+        self.min_players, self.max_players = info.min_players, info.max_players
+        self.kind_choices = ("lan",) + tuple(f"bot:{lvl}" for lvl in spec.seat_levels)
+        self.kinds = ["you"] + ["lan"] * (max(2, self.min_players) - 1)
         self._build()
+
+    def next_game(self) -> None:
+        names = [s.name for s in self.specs]
+        i = names.index(self.spec.name) if self.spec.name in names else -1
+        self.set_game(self.specs[(i + 1) % len(self.specs)])
 
     def set_players(self, n: int) -> None:
         n = max(self.min_players, min(self.max_players, n))
@@ -176,7 +189,7 @@ class HostSetupScene(_Dialog):
             self.seat_buttons.append(b)
 
     def buttons(self) -> list[Button]:
-        return [self.b_less, self.b_more] + self.seat_buttons + [self.b_start, self.b_cancel]
+        return [self.b_less, self.b_more, self.b_game] + self.seat_buttons + [self.b_start, self.b_cancel]
 
     def submit(self) -> None:
         from sim.net.client import Client
@@ -209,7 +222,8 @@ class HostSetupScene(_Dialog):
             host.stop()
             self.error = f"Could not join the new host: {e}"
             return
-        self.app.replace(self.spec.make_lan_scene(self.app, client, host, f"{bind}:{host.port}"))
+        from .lan_lobby import lobby_scene
+        self.app.replace(lobby_scene(self.app, self.spec, client, host, f"{bind}:{host.port}"))
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
@@ -293,9 +307,10 @@ class JoinScene(_Dialog):
                 spec = get_spec(str(c.welcome.get("game")))
             except UnknownGame:
                 spec = None
-            if spec is not None and spec.make_lan_scene is not None:
+            if spec is not None and spec.lan:
+                from .lan_lobby import lobby_scene
                 self.client = None
-                self.app.replace(spec.make_lan_scene(self.app, c, None, self.address))
+                self.app.replace(lobby_scene(self.app, spec, c, None, self.address))
                 return
             why = f"This program cannot show the host's game ({str(c.welcome.get('game'))[:32]})"
         elif c.errors or c.closed.is_set():

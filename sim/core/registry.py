@@ -98,6 +98,9 @@ class GameSpec:
     #: ``lan_events(events, seat) -> events``: the events ``seat`` may be told (real-time games; e.g. a
     #: gift's tile only to its giver). None: no events are sent, each ``state`` message carries the view.
     lan_events: Callable[[list, int], list] | None = None
+    #: Turn-based games whose every action is public to every seat (no hidden draws): the host sends
+    #: the applied action log with each view, so a remote screen can show the move list and replay it.
+    lan_log: bool = False
 
     @property
     def seated(self) -> bool:

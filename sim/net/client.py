@@ -1,11 +1,13 @@
-"""A LAN client for the Gobble race: its network runs in its own thread (asyncio loop), so a pygame
-frame never waits on it and a slow frame never starves its keepalive (specs/DESIGN.md "Library pitfalls").
+"""A LAN client for any hosted game (``sim.net.host``): its network runs in its own thread (asyncio
+loop), so a pygame frame never waits on it and a slow frame never starves its keepalive (specs/DESIGN.md "Library pitfalls").
 
 The scene reads :attr:`Client.latest` (the last ``state`` message: this seat's view), :attr:`over`,
 the lobby (:attr:`names`, :attr:`ready`, :attr:`away`, :attr:`started`), or drains :attr:`inbox` (every
-host message, a thread-safe ``queue.Queue``); it calls :meth:`Client.set_ready` in the lobby (the race
-starts when every seat is taken and ready) and :meth:`Client.send_intent` with an action; the sequence number grows by one per intent. Everything is
-thread-safe. :meth:`wait_for` blocks (tests, headless use) until a condition on the client holds.
+host message, a thread-safe ``queue.Queue``); it calls :meth:`Client.set_ready` in the lobby (the game
+starts when every seat is taken and ready) and :meth:`Client.send_intent` with an action; the
+sequence number grows by one per intent. A turn-based game's screen reads the client through
+:class:`sim.net.remote.RemoteMatch`. Everything is thread-safe. :meth:`wait_for` blocks (tests,
+headless use) until a condition on the client holds.
 """
 from __future__ import annotations
 
@@ -102,7 +104,7 @@ class Client:
         return seq
 
     def set_ready(self, ready: bool = True) -> None:
-        """Tell the host this seat is ready (or, with False, no longer ready) before the race. The host
+        """Tell the host this seat is ready (or, with False, no longer ready) before the game. The host
         answers with a ``lobby`` message (:attr:`ready` follows it); after the start it changes nothing.
         ConnectionError if not connected."""
         self.send_raw(P.encode({"type": "ready", "ready": bool(ready)}))

@@ -4,8 +4,8 @@
 :class:`Host` runs a ``websockets`` server and the :class:`~sim.core.match.Match` on one asyncio loop in
 its own thread, so a pygame app can run beside it. All match changes happen on that loop:
 
-* before the race, the lobby: LAN players take free seats and say when they are ready (a ``ready``
-  message; bots always are). The race starts when every seat is taken and every LAN seat is ready. A
+* before the game, the lobby: LAN players take free seats and say when they are ready (a ``ready``
+  message; bots always are). The game starts when every seat is taken and every LAN seat is ready. A
   player who leaves (a WebSocket close) frees the seat; a dropped connection keeps its seat, not ready,
   for ``rejoin_window`` s, then the seat is free again. Every change goes to everyone as a ``lobby``
   message;
@@ -26,7 +26,7 @@ its own thread, so a pygame app can run beside it. All match changes happen on t
   (specs/DESIGN.md "Library pitfalls");
 * a dropped client may rejoin with its token within ``rejoin_window`` s (60); meanwhile a bot plays the
   seat (after the window, the bot keeps it);
-* the record is saved atomically (``sim.core.record.save``) when the race ends and when the host stops.
+* the record is saved atomically (``sim.core.record.save``) when the game ends and when the host stops.
 
 The host binds to 127.0.0.1 unless given another address.
 """
@@ -81,7 +81,7 @@ class SeatInfo:
     dropped_at: float | None = None  # monotonic time of the drop, while a stand-in plays
     standin: Any = None
     expired: bool = False          # rejoin window over: the bot keeps the seat
-    ready: bool = False            # before the race: this LAN player said it is ready
+    ready: bool = False            # before the game: this LAN player said it is ready
 
     def free(self) -> None:
         """Give the seat up (its player left the lobby): empty and not ready; its token no longer works."""
@@ -325,7 +325,7 @@ class Host:
                 "config": self.match.config if self.match is not None else None}
 
     def all_ready(self) -> bool:
-        """Every seat taken and every LAN seat ready: the condition that starts the race."""
+        """Every seat taken and every LAN seat ready: the condition that starts the game."""
         return all(s.token is not None and s.ready for s in self.seats if s.kind == "lan")
 
     def _state_msg(self, seat: int, events: list[dict]) -> dict:
@@ -336,6 +336,8 @@ class Host:
         if not self.realtime:
             msg["active"] = m.active_players()
             msg["n"] = m.cursor
+            if getattr(self.spec, "lan_log", False):
+                msg["log"] = [{"p": e["p"], "a": e["a"]} for e in m.log[:m.cursor]]
         return msg
 
     def _flush(self, force: bool = False) -> None:
@@ -672,7 +674,7 @@ class Host:
         info.last_seq = seq
         m = self.match
         if m is None:
-            self._reject(conn, seq, "the race has not started" if self.realtime else "the game has not started")
+            self._reject(conn, seq, "the game has not started")
             return
         self._sync()
         index = len(m.log)

@@ -17,8 +17,8 @@ Client -> host
 
 * ``{"type": "hello", "version": 2, "name": str(1..32), "token": str|null}``: take a free seat, or
   with the secret ``token`` of a seat, rejoin it.
-* ``{"type": "ready", "ready": bool}``: before the race, this connection's seat is ready (or no longer
-  ready). The race starts when every seat is taken and every LAN seat is ready (bots always are). A
+* ``{"type": "ready", "ready": bool}``: before the game, this connection's seat is ready (or no longer
+  ready). The game starts when every seat is taken and every LAN seat is ready (bots always are). A
   seat's flag is cleared when its player leaves or drops. Sent after the start, it changes nothing (the
   host answers with the lobby message).
 * ``{"type": "intent", "seq": int, "seat": int, "token": str, "action": {...}}``: one action of the

@@ -7,7 +7,14 @@ Board gets the same props locally and remotely).
 code reads it as it reads a local state. ``submit`` checks the action against that view (the rules'
 reason at once for an action the view already refuses) and sends it as an intent; the host's answer
 comes later: a new view (listeners are called with ``(remote, [])``) or a refusal (:attr:`refusals`).
-Nothing here waits on the network: the owner calls :meth:`poll` (a screen: once a frame).
+Nothing here waits on the network: the owner calls :meth:`poll`, and reading :attr:`state` polls too,
+so a game's screen that reads the state every frame stays current without knowing it is remote.
+
+For a game whose actions are all public (``GameSpec.lan_log``) the host sends the action log too:
+:attr:`log`, :attr:`states` and :meth:`applied` then hold the whole game as in a local ``Match``
+(replayed here from the config), so the screen's move list works. Every seat is ``human`` in
+:attr:`config` (the host plays its bots; a screen never runs one for a remote seat); the host's seat
+kinds and names are in :attr:`seats` and :attr:`names`.
 """
 from __future__ import annotations
 
@@ -25,10 +32,16 @@ class RemoteMatch:
         self.client = client
         self.rules = spec.make_rules()
         self.seat: int | None = client.seat
-        self.config: dict[str, Any] = dict(client.config or {})
-        self.seed = "lan"
+        self.config: dict[str, Any] = {}
+        self.host_config: dict[str, Any] = {}
+        #: why the last view from the host could not be read (None: all read)
+        self.error: str | None = None
+        self.seats: list[str] = []       # the host's seat kinds ("human", "bot:easy")
+        self.names: list = []            # the lobby's names
+        self.seed = 0                    # the host keeps the real seed
         self.meta: dict[str, Any] = {"lan": True}
-        self.log: list = []          # the action log stays on the host
+        self.log: list = []          # the applied actions (lan_log games; else they stay on the host)
+        self.states: list = []       # states[i]: the state after log[:i] (lan_log games), else [state]
         self.cursor = 0
         self.time = 0.0
         self.listeners: list[Callable[[Any, list], None]] = []
@@ -39,12 +52,32 @@ class RemoteMatch:
         self._active: list[int] = []
         self._recv = 0
         self._answered: set[int] = set()
+        self._polling = False
+        self._set_config(client.config)
+
+    def _set_config(self, config: Any) -> None:
+        if not config or self.config:
+            return
+        self.host_config = dict(config)   # what the host's match was made with (replays start there)
+        self.seats = list(config.get("seats") or [])
+        self.names = list(self.client.names or [])
+        self.config = dict(config, seats=["human"] * len(self.seats)) if self.seats else dict(config)
 
     # ------------------------------------------------------------------ reading
     @property
     def state(self) -> Any:
-        """This seat's view as a state of the game's own type (None before the first view)."""
+        """This seat's view as a state of the game's own type (None before the first view); reading it
+        takes in what the host sent."""
+        if not self._polling:
+            try:
+                self.poll()
+            except ValueError as e:   # a screen keeps the last good view; the reason is kept
+                self.error = str(e)
         return self._state
+
+    def applied(self) -> list:
+        """The applied log entries (``lan_log`` games; else empty)."""
+        return list(self.log)
 
     @property
     def n(self) -> int:
@@ -109,17 +142,46 @@ class RemoteMatch:
                     self.refusals.append((seq, res.get("reason", "")))
                 self._answered.add(seq)
         msg = c.latest
-        if c.config and not self.config:
-            self.config = dict(c.config)
-        if msg is None or msg.get("recv_n", 0) == self._recv:
+        self._set_config(c.config)
+        if msg is None or msg.get("recv_n", 0) == self._recv or self._polling:
             return False
-        self._recv = msg.get("recv_n", 0)
-        self._state = self.rules.state_from_json(msg["view"])
-        self._active = list(msg.get("active") or [])
-        self.cursor = int(msg.get("n") or 0)
-        for fn in list(self.listeners):
-            fn(self, [])
+        self._polling = True
+        try:
+            self._recv = msg.get("recv_n", 0)
+            self._state = self.rules.state_from_json(msg["view"])
+            self._active = list(msg.get("active") or [])
+            self.cursor = int(msg.get("n") or 0)
+            if isinstance(msg.get("log"), list):
+                self._replay(msg["log"])
+            else:
+                self.states = [self._state]
+            for fn in list(self.listeners):
+                fn(self, [])
+        finally:
+            self._polling = False
         return True
+
+    def _replay(self, log: list) -> None:
+        """Extend :attr:`log` / :attr:`states` with the new public entries, applied here by the rules.
+        Raises ``ValueError`` if an entry does not apply or the log does not lead to the host's view."""
+        from sim.core.match import Entry
+
+        if not self.states:
+            self.states = [self.rules.initial_state(self.host_config)]
+            self.log = []
+        if len(log) < len(self.log) or any(dict(a) != dict(b) for a, b in zip(log, self.log)):
+            self.states, self.log = [self.rules.initial_state(self.host_config)], []
+        for e in log[len(self.log):]:
+            try:
+                st, _events = self.rules.apply(self.states[-1], e["p"], e["a"])
+            except (KeyError, TypeError, ValueError, IndexError) as err:
+                raise ValueError(f"the host's log does not replay: {err}") from None
+            self.log.append(Entry(p=e["p"], a=e["a"]))
+            self.states.append(st)
+        if self.rules.state_to_json(self.states[-1]) != self.rules.state_to_json(self._state):
+            raise ValueError("the host's log does not lead to the view it sent")
+        self.states[-1] = self._state
+        self.cursor = len(self.log)
 
     def wait_for(self, pred: Callable[["RemoteMatch"], Any], timeout: float = 10.0) -> bool:
         """Block (tests, headless use) until ``pred(self)`` holds after a poll, or ``timeout`` s."""

@@ -1,0 +1,146 @@
+"""A joined turn-based game on its own screen: the shared LAN lobby, then Tumbleweed's screen drawing
+this seat's RemoteMatch and sending its clicks to the host (headless)."""
+from __future__ import annotations
+
+import pytest
+
+pygame = pytest.importorskip("pygame")
+
+from events import click, key  # noqa: E402
+from sim.core.registry import get_spec  # noqa: E402
+from sim.net.client import Client  # noqa: E402
+from sim.net.host import Host  # noqa: E402
+
+TW = get_spec("tumbleweed")
+
+
+@pytest.fixture
+def app():
+    from sim.app.app import App
+    a = App(headless=True)
+    yield a
+    a.close()
+
+
+def frames(app, n=3):
+    for _ in range(n):
+        app.step([], app.STEP)
+
+
+def test_a_joined_tumbleweed_screen_sets_up_by_clicks_and_shows_the_hosts_answer(app, tmp_path):
+    from games.tumbleweed.view import TumbleweedScene
+    from sim.app.lan_lobby import LobbyScene
+    from sim.app.launcher import LauncherScene
+
+    host = Host(TW, players=2, bots=["bot:easy"], seed=5, tick=0.02, bot_pause=0.0, options={"size": 4},
+                record_path=tmp_path / "tw.json").start()
+    try:
+        client = Client("127.0.0.1", host.port, "Ann").start()
+        app.push(LauncherScene(app))
+        lobby = app.push(LobbyScene(app, client, None, f"127.0.0.1:{host.port}", TW))
+        assert client.wait_for(lambda c: c.names == ["Ann", "bot:easy"], 5)
+        frames(app)
+        assert lobby.status() == "Waiting for you to be ready: press R"
+        app.step([key(pygame.K_r)], app.STEP)
+        assert client.wait_for(lambda c: c.latest is not None, 5)
+        frames(app)
+        scene = app.top
+        assert isinstance(scene, TumbleweedScene) and scene.match is lobby.remote
+        st = scene.state
+        assert client.seat == 0 and st.phase == "setup" and scene.human_turn() and st.size == 4
+        free = [c for c in st.geo.cells if st.stack(c)[1] == 0]
+        red, white = free[0], free[-1]
+        click(app, scene.cell_pos(red))
+        click(app, scene.cell_pos(white))
+        # the host applied this seat's set-up, then its bot (the guest) chose a colour
+        assert client.wait_for(lambda c: c.results.get(1, {}).get("type") == "accepted", 5)
+        assert client.wait_for(lambda c: c.latest is not None and c.latest.get("n", 0) >= 2, 10)
+        frames(app)
+        log = host.call(lambda: [dict(e) for e in host.match.log])
+        assert log[0]["p"] == 0 and log[0]["a"] == {"t": "setup", "red": list(red), "white": list(white)}
+        assert log[1]["p"] == 1 and log[1]["a"]["t"] == "choose"
+        assert scene.state.phase == "play" and scene.state.stack(red)[1] == 1
+        assert scene.move_lines()                        # the public log gives the screen its move list
+        assert TW.make_rules().state_to_json(scene.state) == host.view(0)
+        app.draw()
+        app.to_launcher()                                # leaving the screen leaves the table
+        assert client.closed.wait(5)
+    finally:
+        host.stop()
+
+
+def test_the_launchers_host_dialog_hosts_tumbleweed_with_a_bot_and_opens_its_screen(app):
+    from games.tumbleweed.view import TumbleweedScene
+    from sim.app.lan_lobby import LobbyScene
+    from sim.app.lan_setup import HostSetupScene
+    from sim.app.launcher import LauncherScene
+
+    launcher = app.push(LauncherScene(app))
+    launcher.host_lan()
+    setup = app.top
+    assert isinstance(setup, HostSetupScene) and setup.spec.name == "gobble"
+    seen = []
+    while setup.spec.name != "tumbleweed":
+        seen.append(setup.spec.name)
+        click(app, setup.b_game.rect.center)
+        assert len(seen) < 10
+    assert setup.heading == "Host a Tumbleweed game" and setup.kinds == ["you", "lan"]
+    setup.set_players(5)
+    assert len(setup.kinds) == 2                        # Tumbleweed is played by two
+    click(app, setup.seat_buttons[0].rect.center)       # P2: LAN player -> easy bot
+    assert setup.kinds[1] == "bot:easy"
+    setup.f_port.text = "0"
+    setup.submit()
+    assert setup.error is None, setup.error
+    lobby = app.top
+    assert isinstance(lobby, LobbyScene) and lobby.lan_host is not None
+    host = lobby.lan_host
+    try:
+        assert lobby.client.wait_for(lambda c: c.names is not None, 5)
+        frames(app)
+        app.step([key(pygame.K_r)], app.STEP)
+        assert lobby.client.wait_for(lambda c: c.latest is not None, 5)
+        frames(app)
+        scene = app.top
+        assert isinstance(scene, TumbleweedScene) and scene.state.phase == "setup"
+        assert host.call(lambda: host.match.config["seats"]) == ["human", "bot:easy"]
+        app.to_launcher()                               # leaving the screen stops the host this app runs
+        assert host.finished.wait(5)
+    finally:
+        host.stop()
+
+
+def test_a_joined_tom_tube_screen_draws_a_rhomb_by_key_and_replays_the_public_log(app, tmp_path):
+    from games.tomtube.view import TomTubeScene
+    from sim.app.lan_lobby import LobbyScene
+    from sim.app.launcher import LauncherScene
+
+    tt = get_spec("tomtube")
+    host = Host(tt, players=2, bots=["bot:random"], seed=5, tick=0.02, bot_pause=0.0,
+                record_path=tmp_path / "tt.json").start()
+    try:
+        client = Client("127.0.0.1", host.port, "Tom").start()
+        app.push(LauncherScene(app))
+        app.push(LobbyScene(app, client, None, f"127.0.0.1:{host.port}", tt))
+        assert client.wait_for(lambda c: c.names is not None, 5)
+        frames(app)
+        app.step([key(pygame.K_r)], app.STEP)
+        assert client.wait_for(lambda c: c.latest is not None, 5)
+        frames(app)
+        scene = app.top
+        assert isinstance(scene, TomTubeScene)
+        remote = scene.match
+        assert remote.wait_for(lambda r: client.seat in r.active_players() and r.state.phase == "turn", 10)
+        n0 = remote.n
+        app.step([key(pygame.K_d)], app.STEP)            # D: draw a rhomb
+        assert client.wait_for(lambda c: c.results.get(1, {}).get("type") == "accepted", 5), client.results
+        log = host.call(lambda: [dict(e) for e in host.match.log])
+        assert log[n0]["p"] == client.seat and log[n0 + 1]["p"] == -1   # the host drew it (chance)
+        assert remote.wait_for(lambda r: r.n >= n0 + 2, 5)
+        frames(app)
+        assert remote.error is None and scene.state.drawn == log[n0 + 1]["a"]["id"]
+        assert [dict(e) for e in remote.log] == [{"p": e["p"], "a": e["a"]} for e in log[:remote.n]]
+        assert tt.make_rules().state_to_json(scene.state) == host.view(client.seat)
+        app.draw()
+    finally:
+        host.stop()
