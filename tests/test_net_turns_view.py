@@ -62,6 +62,15 @@ def test_a_joined_tumbleweed_screen_sets_up_by_clicks_and_shows_the_hosts_answer
         assert scene.state.phase == "play" and scene.state.stack(red)[1] == 1
         assert scene.move_lines()                        # the public log gives the screen its move list
         assert TW.make_rules().state_to_json(scene.state) == host.view(0)
+        # the table keys on a LAN screen: the other seat is played elsewhere, never by a bot here
+        assert scene.seat_list[1].kind == "lan" and not scene.is_bot(1) and scene.humans() == [0]
+        n = len(log)
+        for k, mod, why in ((pygame.K_z, pygame.KMOD_LCTRL, "no undo"), (pygame.K_y, pygame.KMOD_LCTRL, "redo"),
+                            (pygame.K_h, 0, "no hints")):
+            app._toast = None
+            app.step([key(k, mod)], app.STEP)
+            assert why in app.toast_text.lower()
+        assert host.call(lambda: len(host.match.log)) == n
         app.draw()
         app.to_launcher()                                # leaving the screen leaves the table
         assert client.closed.wait(5)

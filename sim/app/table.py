@@ -133,6 +133,11 @@ class TableScene(Scene):
         level = self.bot_level(seat)
         return f"Bot ({level})" if humans >= 1 and len(self.seat_list) == 2 else f"Bot {seat + 1} ({level})"
 
+    @property
+    def remote(self) -> bool:
+        """Whether the match is played on the LAN (a ``RemoteMatch``: the host owns the log)."""
+        return bool(getattr(self.match, "meta", {}).get("lan"))
+
     def reviewing(self) -> bool:
         """Whether a replay steps through the match (the replay controls are over this screen)."""
         from .replay import ReplayScene
@@ -181,7 +186,7 @@ class TableScene(Scene):
         that action itself (0 when there is none, the game is over, or the match's policy forbids it:
         never across chance, physics or a timer)."""
         m = self.match
-        if m.is_over() or self.spec.realtime:
+        if m.is_over() or self.spec.realtime or not m.can_undo():
             return 0
         k, n = m.cursor, 0
         while k > 0:
@@ -203,6 +208,8 @@ class TableScene(Scene):
         m = self.match
         if self.spec.realtime:
             return "a real-time race has no undo"
+        if self.remote:
+            return "a game on the LAN has no undo"
         if m.is_over():
             return "the game is over: nothing can be taken back"
         if m.cursor and m.log[m.cursor - 1]["p"] < 0:
@@ -256,6 +263,8 @@ class TableScene(Scene):
             return "the game is over"
         if self.reviewing():
             return "no hints in a replay"
+        if self.remote:
+            return "no hints in a game on the LAN"
         if self.hint_level() is None:
             return f"{self.spec.title} has no bot to ask for a hint"
         if not self.human_turn():
@@ -331,6 +340,9 @@ class TableScene(Scene):
         return Match(self.rules, dict(self.match.config), int.from_bytes(os.urandom(4), "big"))
 
     def do_play_again(self) -> None:
+        if self.remote:
+            self.unavailable("the host starts the next game on the LAN")
+            return
         self.app.start_match(self.spec, self.new_match())
         self._sound("start")
 

@@ -22,6 +22,7 @@ import random
 from typing import Any, Callable
 
 from sim.core.rules import IllegalAction
+from sim.core.seats import Seat
 
 
 class RemoteMatch:
@@ -36,7 +37,7 @@ class RemoteMatch:
         self.host_config: dict[str, Any] = {}
         #: why the last view from the host could not be read (None: all read)
         self.error: str | None = None
-        self.seats: list[str] = []       # the host's seat kinds ("human", "bot:easy")
+        self.kinds: list[str] = []       # the host's seat kinds ("human", "bot:easy")
         self.names: list = []            # the lobby's names
         self.seed = 0                    # the host keeps the real seed
         self.meta: dict[str, Any] = {"lan": True}
@@ -59,9 +60,24 @@ class RemoteMatch:
         if not config or self.config:
             return
         self.host_config = dict(config)   # what the host's match was made with (replays start there)
-        self.seats = list(config.get("seats") or [])
+        self.kinds = list(config.get("seats") or [])
         self.names = list(self.client.names or [])
-        self.config = dict(config, seats=["human"] * len(self.seats)) if self.seats else dict(config)
+        self.config = dict(config, seats=["human"] * len(self.kinds)) if self.kinds else dict(config)
+
+    @property
+    def seats(self) -> list[Seat]:
+        """Who sits where, as this machine sees it: its own seat is the human here, every other seat
+        is played elsewhere (a LAN player, or a bot on the host), named as the lobby names it."""
+        out = []
+        for i, kind in enumerate(self.kinds):
+            if i == self.seat:
+                out.append(Seat("human"))
+                continue
+            name = self.names[i] if i < len(self.names) and isinstance(self.names[i], str) else ""
+            if not name:
+                name = f"Bot {i + 1} ({kind.split(':', 1)[1]})" if kind.startswith("bot:") else f"Player {i + 1}"
+            out.append(Seat("lan", name=name))
+        return out
 
     # ------------------------------------------------------------------ reading
     @property
