@@ -45,7 +45,7 @@ def nim_registered():
     undo()
 
 
-GAMES = registry.game_names() + [NIM]
+GAMES = [n for n in registry.game_names() if n != NIM] + [NIM]
 
 
 @dataclass(frozen=True)
@@ -254,8 +254,8 @@ def check_legality(m: Match, rng: random.Random, where: str) -> dict[int, list[d
                 m.submit(p, bad)
             assert snapshot(m) == before, f"{where}: a refused action changed the match"
     # players who may not act now, and the special players
-    if sample:
-        p, acts = next(iter(sample.items()))
+    acts = next((a for a in sample.values() if a), None)
+    if acts:
         others = [q for q in range(seat_count(m) + 1) if q not in m.active_players()] + [CHANCE, CLOCK]
         for q in others:
             before = snapshot(m)
