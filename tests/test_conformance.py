@@ -45,7 +45,7 @@ def nim_registered():
     undo()
 
 
-GAMES = registry.game_names() + [NIM]
+GAMES = [n for n in registry.game_names() if n != NIM] + [NIM]
 
 
 @dataclass(frozen=True)
@@ -254,8 +254,8 @@ def check_legality(m: Match, rng: random.Random, where: str) -> dict[int, list[d
                 m.submit(p, bad)
             assert snapshot(m) == before, f"{where}: a refused action changed the match"
     # players who may not act now, and the special players
-    if sample:
-        p, acts = next(iter(sample.items()))
+    acts = next((a for a in sample.values() if a), None)
+    if acts:
         others = [q for q in range(seat_count(m) + 1) if q not in m.active_players()] + [CHANCE, CLOCK]
         for q in others:
             before = snapshot(m)
@@ -497,6 +497,19 @@ SCREENS: dict[str, dict | None] = {
 FUZZ_EVENTS = 2000
 
 
+def _tokami_spots(scene: Any) -> list:
+    """Points worth clicking on the Tokami screen: the front faces of the sticks (the held one first),
+    so random presses and drags take sticks and move them."""
+    from games.tokami import draw
+    s = scene.match.state
+    ids = ([s.held] if getattr(s, "held", None) in s.poses else []) or sorted(s.poses)[:12]
+    return [scene.proj.to_screen(s.poses[i][2], s.poses[i][3], draw.depth_range(s.poses[i])[0]) for i in ids]
+
+
+#: ``spots(scene)``: logical points the fuzz aims at for a quarter of its presses (see ``fuzz_scene``).
+HOTSPOTS: dict[str, Callable[[Any], list]] = {"tokami": _tokami_spots}
+
+
 def _fuzz_check(app, frames: list[int], shown: list, nudge: random.Random | None = None):
     """After every frame: the invariants hold in the match of the game screen being fuzzed (``shown[0]``,
     followed into new games) or else the one the app last started, and every 10th frame a second draw
@@ -541,8 +554,9 @@ def test_fuzz_game_screen(name, app):
     scene = app.start_match(spec, match)
     frames: list[int] = [0]
     shown = [scene]
+    spots = HOTSPOTS.get(name)
     stats = fuzz_scene(app, FUZZ_EVENTS, seed=5, check=_fuzz_check(app, frames, shown, random.Random(name)), follow=True,
-                       events_per_frame=6)
+                       events_per_frame=6, hotspots=(lambda: spots(shown[0])) if spots else None)
     assert stats["events"] == FUZZ_EVENTS and frames[0] == stats["frames"]
     assert type(app.top) is type(scene) and shown[0].match is not None
     assert max(frames[1:]) > 0, f"{name}: the random input never made a move"
