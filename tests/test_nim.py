@@ -127,6 +127,9 @@ def test_launcher_card_play_and_a_human_move_by_mouse(app):
     assert entry.rect.bottom <= LIST_BOTTOM
     app.step([], 1 / 60)
     click(app, entry.play.rect.center)
+    dlg = app.top                                    # the set-up dialog, its option rows from rules.OPTIONS
+    assert [o.label for o in dlg.options] == ["Heaps", "Last stick", "First move"] and dlg.config()["heaps"] == [3, 4, 5]
+    click(app, dlg.b_start.rect.center)
     scene = app.top
     assert isinstance(scene, NimScene) and app.match is scene.match
     m = scene.match
@@ -138,19 +141,31 @@ def test_launcher_card_play_and_a_human_move_by_mouse(app):
     click(app, target)
     assert m.log[-1] == {"p": 0, "a": {"t": "take", "heap": 2, "n": 2}}
     assert m.state.heaps == (3, 4, 3) and m.state.player == 1
-    # the bot answers from the frame loop after its delay with the winning reply
+    # the bot answers from the frame loop (thinking off the frame) after its delay, with the winning reply
     for _ in range(30):
+        app.step([], 1 / 60)
+    scene.worker.wait(5)
+    for _ in range(3):
         app.step([], 1 / 60)
     assert m.state.player == 0 and len(m.log) == 2
     assert reduce(xor, m.state.heaps) == 0
+    log_heaps = m.state.heaps
     # a click on an empty slot is no move
     click(app, stick_rect(0, 14).center)
     assert len(m.log) == 2
-    # H shows the move in a toast (here: none wins); Ctrl+Z cannot take back across the bot's move
+    # H asks the perfect bot (off the frame too) and says its move
     app.step([key(pygame.K_h)], 1 / 60)
-    assert app._toast and "no winning move" in app._toast[0]
+    scene._hint_worker.wait(5)
+    app.step([], 1 / 60)
+    assert scene.msg and scene.msg[0].startswith("Hint: take ") and scene.hint[0] == m.cursor
+    # Ctrl+Z takes back the bot's reply and the human's move; Ctrl+Y plays both again
     app.step([key(pygame.K_z, pygame.KMOD_LCTRL)], 1 / 60)
-    assert m.cursor == 2 and "nothing of yours" in app._toast[0]
+    assert m.cursor == 0 and m.state.heaps == (3, 4, 5) and m.state.player == 0
+    app.step([key(pygame.K_y, pygame.KMOD_LCTRL)], 1 / 60)
+    assert m.cursor == 2 and m.state.heaps == log_heaps
+    app._toast = None
+    app.step([key(pygame.K_y, pygame.KMOD_LCTRL)], 1 / 60)
+    assert m.cursor == 2 and "nothing to redo" in app.toast_text.lower()
 
 
 def test_hot_seat_undo_and_redo(app):

@@ -91,11 +91,6 @@ class TomTubeSetupScene(SeatSetupScene):
             self.seats = fixed
             self._build()
 
-    def config(self) -> dict:
-        cfg = super().config()
-        cfg.pop("players", None)
-        return cfg
-
     def _build(self) -> None:
         super()._build()
         names = {"human": "Human", "bot:bot": "Bot", "bot:random": "Random"}

@@ -118,11 +118,6 @@ class TumbleweedSetupScene(SeatSetupScene):
     table options size, set-up, scoring and player aid. The config it starts has no ``players`` key
     (Tumbleweed always has two seats)."""
 
-    def config(self) -> dict:
-        cfg = super().config()
-        cfg.pop("players", None)
-        return cfg
-
     def _build(self) -> None:
         super()._build()
         # wider option buttons than the generic dialog's, so "Intermediate" fits

@@ -124,7 +124,10 @@ class SeatSetupScene(Scene):
 
     # ------------------------------------------------------------------ model
     def config(self) -> dict:
-        cfg: dict[str, Any] = {"players": len(self.seats), "seats": list(self.seats)}
+        cfg: dict[str, Any] = {"seats": list(self.seats)}
+        key = getattr(self.spec, "players_key", "players")
+        if key:
+            cfg[key] = len(self.seats)
         if self.max_handicap > 0:
             cfg["handicap"] = list(self.handicap)
         cfg.update(self.values)

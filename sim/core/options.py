@@ -40,6 +40,8 @@ class Option:
     #: the check of a value whose form choices or a range cannot say (returns it normalised, or raises
     #: ``ValueError`` with a reason)
     validate: Callable[[Any], Any] | None = None
+    #: what the flag's text is read as before ``to_config`` (default: a whole number)
+    flag_type: Callable[[str], Any] = int
 
     @property
     def kind(self) -> str:
@@ -119,8 +121,8 @@ def add_flags(parser: Any, options: Iterable[Option]) -> None:
             parser.add_argument(o.cli_flag, dest=dest, choices=[str(c) for c in o.choices], default=None,
                                 metavar=o.metavar or None, help=o.help)
         else:
-            parser.add_argument(o.cli_flag, dest=dest, type=int, default=None, metavar=o.metavar or "N",
-                                help=o.help)
+            parser.add_argument(o.cli_flag, dest=dest, type=o.flag_type, default=None,
+                                metavar=o.metavar or "N", help=o.help)
 
 
 def from_flags(options: Iterable[Option], namespace: Any) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from sim.core.options import Option, check as check_options
 from sim.core.rules import CHANCE, Action, Event, GameInfo, IllegalAction
 
 INFO = GameInfo(name="nim", title="Nim", min_players=2, max_players=2, rules_version=1)
@@ -16,6 +17,29 @@ SEAT_KINDS = ("human", "bot:perfect", "bot:random")
 
 def _int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_heaps(heaps: Any) -> list[int]:
+    if not isinstance(heaps, (list, tuple)) or not 1 <= len(heaps) <= 6 \
+            or not all(_int(h) and 1 <= h <= 15 for h in heaps):
+        raise ValueError("heaps must be 1 to 6 heaps of 1 to 15 sticks")
+    return list(heaps)
+
+
+def parse_heaps(text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--heaps takes whole numbers separated by commas, not {text!r}") from None
+
+
+OPTIONS = (
+    Option("heaps", "Heaps", [3, 4, 5], choices=([3, 4, 5], [1, 3, 5, 7], [2, 2]), labels=("3 4 5", "1 3 5 7", "2 2"),
+           validate=check_heaps, to_config=parse_heaps, flag_type=str, metavar="3,4,5",
+           help="sticks per heap, e.g. 3,4,5"),
+    Option("misere", "Last stick", False, labels=("wins", "loses (misère)"), help="who takes the last stick loses"),
+    Option("first", "First move", 0, choices=(0, 1, "random"), labels=("P1", "P2", "Random"), dialog_only=True),
+)
 
 
 @dataclass(frozen=True)
@@ -46,15 +70,7 @@ class NimRules:
             if k not in out:
                 raise ValueError(f"unknown option {k!r}")
             out[k] = v
-        heaps = out["heaps"]
-        if not isinstance(heaps, (list, tuple)) or not 1 <= len(heaps) <= 6 \
-                or not all(_int(h) and 1 <= h <= 15 for h in heaps):
-            raise ValueError("heaps must be 1 to 6 heaps of 1 to 15 sticks")
-        out["heaps"] = list(heaps)
-        if not isinstance(out["misere"], bool):
-            raise ValueError("misere must be true or false")
-        if out["first"] not in (0, 1, "random") or isinstance(out["first"], bool):
-            raise ValueError("first must be 0, 1 or 'random'")
+        out = check_options(OPTIONS, out)
         seats = out["seats"]
         if not isinstance(seats, (list, tuple)) or len(seats) != 2 or any(s not in SEAT_KINDS for s in seats):
             raise ValueError(f"seats must be two of {', '.join(SEAT_KINDS)}")

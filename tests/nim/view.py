@@ -1,9 +1,7 @@
 """The Nim screen: one row of sticks per heap; a click on a stick takes it and every stick to its right.
 
-Bot seats move from ``update`` after ``BOT_DELAY`` s (the perfect bot is instant). Ctrl+Z takes back
-the last move of the seat at this machine while the policy allows, Ctrl+Y redoes it, H shows the
-perfect move, N starts a new game; each key that does not apply says why in a toast.
-Esc (back to the launcher) and F1 (rules) are the app's.
+Everything else (bots off the frame, undo and redo by the match's policy, the hint from the perfect bot,
+rules, play again, the end card's buttons) is the table screen's (``sim.app.table.TableScene``).
 """
 from __future__ import annotations
 
@@ -11,14 +9,11 @@ from typing import Any
 
 import pygame
 
-from sim.app.scene import Scene
-from sim.core.match import Match
-from sim.core.rules import IllegalAction
-
-from .ai import best_move, make_agent
+from sim.app.table import TableScene
+from sim.core.registry import get_spec
 
 TOP, ROW_H, LEFT, STICK_W, STICK_GAP, STICK_H = 150, 96, 260, 18, 30, 70
-BOT_DELAY = 0.3
+AREA = pygame.Rect(0, 0, 1280, 800)
 
 
 def stick_rect(heap: int, k: int) -> pygame.Rect:
@@ -26,90 +21,63 @@ def stick_rect(heap: int, k: int) -> pygame.Rect:
     return pygame.Rect(LEFT + k * (STICK_W + STICK_GAP), TOP + heap * ROW_H, STICK_W, STICK_H)
 
 
-class NimScene(Scene):
+class NimScene(TableScene):
     title = "Nim"
+    BOT_DELAY = 0.3
+    HINT_LEVEL = "perfect"
 
-    def __init__(self, app: Any, match: Match, **opts: Any):
-        super().__init__(app)
-        self.match = match
-        seats = match.config["seats"]
-        self.bots = {i: make_agent(s.split(":", 1)[1], match.seed + i) for i, s in enumerate(seats)
-                     if s.startswith("bot:")}
-        self.wait = 0.0
+    def __init__(self, app: Any, match: Any, **opts: Any):
+        super().__init__(app, match, get_spec("nim"))
         self.hover: tuple[int, int] | None = None
-        self.message = ""
-
-    def humans(self) -> list[int]:
-        return [i for i in (0, 1) if i not in self.bots]
+        box = pygame.Rect(0, 0, 600, 240)
+        box.center = AREA.center
+        self.end_buttons_for(box, (AREA.centerx - 90, 730, 180, 42))
+        self.on_enter()
 
     def hit(self, pos: tuple[int, int]) -> tuple[int, int] | None:
         """(heap, k) of the stick at ``pos``, or None."""
-        for i, h in enumerate(self.match.state.heaps):
+        for i, h in enumerate(self.state.heaps):
             for k in range(h):
                 if stick_rect(i, k).inflate(STICK_GAP - 4, 16).collidepoint(pos):
                     return i, k
         return None
 
-    def take(self, heap: int, k: int) -> None:
-        m = self.match
-        seat = m.state.player
-        if seat in self.bots or m.is_over():
-            self.message = "wait for the bot" if not m.is_over() else "the game is over"
-            return
-        try:
-            m.submit(seat, {"t": "take", "heap": heap, "n": m.state.heaps[heap] - k})
-            self.message = ""
-        except IllegalAction as e:
-            self.message = str(e)
+    def describe_action(self, action: dict) -> str:
+        return f"take {action['n']} from heap {action['heap'] + 1}"
 
-    def handle_event(self, event: Any) -> bool:
-        m = self.match
+    def buttons(self) -> list:
+        if self.match.is_over():
+            return self.end_buttons if self.show_result else [self.b_show]
+        return []
+
+    def handle_input(self, event: Any) -> bool:
+        for b in self.buttons():
+            if b.handle_event(event):
+                return True
         if event.type == pygame.MOUSEMOTION:
             self.hover = self.hit(event.pos)
             return True
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             spot = self.hit(event.pos)
-            if spot is not None:
-                self.take(*spot)
+            if spot is None:
+                return True
+            if not self.human_turn():
+                self.refuse("the game is over" if self.match.is_over() else "wait for the bot")
+                return True
+            heap, k = spot
+            self.submit_as(self.to_act(), {"t": "take", "heap": heap, "n": self.state.heaps[heap] - k})
             return True
-        if event.type != pygame.KEYDOWN:
-            return False
-        ctrl = event.mod & pygame.KMOD_CTRL
-        if ctrl and event.key == pygame.K_z:
-            if not any(m.undo(p) for p in self.humans()):
-                self.app.toast("nothing of yours to take back")
-            return True
-        if ctrl and event.key == pygame.K_y:
-            if not m.redo():
-                self.app.toast("nothing to redo")
-            return True
-        if event.key == pygame.K_h:
-            move = None if m.is_over() else best_move(m.state.heaps, m.state.misere)
-            self.app.toast(f"take {move[1]} from heap {move[0] + 1}" if move else "no winning move")
-            return True
-        if event.key == pygame.K_n and m.is_over():
-            self.app.start_match(self.app.current_spec, Match(m.rules, m.config, m.seed + 1))
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_v:
+            self.do_toggle_result()
             return True
         return False
 
-    def update(self, dt: float) -> None:
-        m = self.match
-        if m.is_over() or m.cursor < len(m.log) or m.state.player not in self.bots:
-            self.wait = 0.0
-            return
-        self.wait += dt
-        if self.wait >= BOT_DELAY:
-            self.wait = 0.0
-            seat = m.state.player
-            m.submit(seat, self.bots[seat].select_action(m.rules, m.state, seat))
-
     def draw(self, surface: Any) -> None:
-        th, m = self.app.theme, self.match
-        s = m.state
-        title = f"Nim{' (misère: who takes the last stick loses)' if s.misere else ''}"
-        surface.blit(self.app.font(30, True).render(title, True, th.text), (LEFT, 60))
+        th, s = self.theme, self.state
+        self._blit_text(surface, "Nim" + (" (misère: who takes the last stick loses)" if s.misere else ""), 30,
+                        th.text, True, topleft=(LEFT, 60))
         for i, h in enumerate(s.heaps):
-            surface.blit(self.app.font(20).render(f"heap {i + 1}", True, th.text_dim), (LEFT - 120, TOP + i * ROW_H + 22))
+            self._blit_text(surface, f"heap {i + 1}", 20, th.text_dim, topleft=(LEFT - 120, TOP + i * ROW_H + 22))
             for k in range(s.start[i]):
                 r = stick_rect(i, k)
                 if k >= h:
@@ -117,10 +85,18 @@ class NimScene(Scene):
                     continue
                 lit = self.hover is not None and self.hover[0] == i and k >= self.hover[1]
                 pygame.draw.rect(surface, th.accent if lit else th.text, r, border_radius=4)
-        w = m.rules.winner(s)
-        seats = m.config["seats"]
-        status = (f"seat {w + 1} ({seats[w]}) wins - N for a new game" if w is not None
-                  else f"seat {s.player + 1} ({seats[s.player]}) to move")
-        surface.blit(self.app.font(22).render(status, True, th.text), (LEFT, 720))
-        if self.message:
-            surface.blit(self.app.font(18).render(self.message, True, th.text_dim), (LEFT, 760))
+        w = self.rules.winner(s)
+        if w is None:
+            turn = self.to_act()
+            status = "…" if turn is None else f"{self.seat_name(turn)} to move" + (
+                " (thinking)" if self.bot_thinking() else "")
+            self._blit_text(surface, status, 22, th.text, topleft=(LEFT, 690))
+        self.draw_message(surface, (AREA.centerx, 760))
+        if w is not None and self.show_result:
+            box = pygame.Rect(0, 0, 600, 240)
+            box.center = AREA.center
+            name = self.seat_name(w)
+            how = "left the last stick to the other player" if s.misere else "took the last stick"
+            self.draw_end_frame(surface, AREA, box, f"{name} win{'' if name == 'You' else 's'}", f"{name} {how}.", w)
+        for b in self.buttons():
+            b.draw(surface, self.app)
