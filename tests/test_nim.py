@@ -3,8 +3,8 @@ Play opens its screen and a human move is made with synthetic mouse events; ``pl
 runs on the generic driver and ``playtable replay`` reads a line it printed; and its rules and bot."""
 from __future__ import annotations
 
-import argparse
 import json
+import random
 from functools import reduce
 from itertools import product
 from operator import xor
@@ -272,3 +272,62 @@ def test_conformance_checks_catch_lax_rules():
     with pytest.raises((AssertionError, KeyError, TypeError)):
         check_legality(m, random.Random(0), "lax nim")
     check_legality(Match(NimRules(), {"heaps": [2, 3]}, 0), random.Random(0), "nim")  # the real rules pass
+
+
+# ------------------------------------------------------------------------------ over the LAN
+def test_nim_across_two_clients_through_the_generic_host(nim_registered, tmp_path):
+    """Two clients play a whole game of Nim from their own RemoteMatch views through the generic
+    host; each ends with the host's view and log, and the host's record replays."""
+    import time
+
+    from sim.core.record import load
+    from sim.net.client import Client
+    from sim.net.host import Host
+    from sim.net.remote import RemoteMatch
+
+    host = Host(SPEC, players=2, bots=[], seed=4, tick=0.02, options={"heaps": [2, 3, 4]},
+                record_path=tmp_path / "nim.json").start()
+    try:
+        pairs = []
+        for name in ("Ann", "Bob"):
+            c = Client("127.0.0.1", host.port, name).start()
+            c.set_ready(True)
+            pairs.append((c, RemoteMatch(SPEC, c)))
+        assert host.started.wait(5)
+        bots = {r.seat: NimBot(r.seat) for _, r in pairs}
+        sent = {0: -1, 1: -1}
+        end = time.monotonic() + 30
+        while time.monotonic() < end and not all(r.is_over() for _, r in pairs):
+            for _c, r in pairs:
+                r.poll()
+                if r.state is None or r.waiting() or r.n <= sent[r.seat] or r.seat not in r.active_players():
+                    continue
+                sent[r.seat] = r.n
+                r.submit(r.seat, bots[r.seat].select_action(r.rules, r.state, r.seat))
+            time.sleep(0.01)
+        assert all(r.is_over() for _, r in pairs)
+        for c, r in pairs:
+            assert r.wait_for(lambda r: r.n == host.call(lambda: host.match.cursor), 5)
+            assert r.rules.state_to_json(r.state) == host.view(c.seat)
+            assert r.outcome() == host.call(lambda: host.match.outcome())
+            assert [dict(e) for e in r.log] == host.call(lambda: [{"p": e["p"], "a": e["a"]} for e in host.match.log])
+        assert host.finished.wait(5) and host.record_saved
+        rec = load(host.record_saved)
+        assert rec.rules.info.name == "nim" and rec.is_over() and rec.state.heaps == (0, 0, 0)
+    finally:
+        host.stop()
+
+
+def test_nim_state_json_round_trips_and_refuses_what_is_not_a_state():
+    rules = NimRules()
+    m = Match(rules, {"heaps": [2, 3], "first": "random"}, 5)
+    rng = random.Random(5)
+    while not m.is_over():
+        p = m.active_players()[0]
+        m.submit(p, rng.choice(rules.legal_actions(m.state, p)))
+    for s in m.states:
+        assert rules.state_from_json(json.loads(json.dumps(rules.state_to_json(rules.observe(s, 0))))) == s
+    good = rules.state_to_json(m.states[1])
+    for bad in (None, {}, dict(good, extra=1), dict(good, heaps=[9, 9]), dict(good, misere=1), dict(good, heaps="x")):
+        with pytest.raises(ValueError):
+            rules.state_from_json(bad)

@@ -40,4 +40,6 @@ SPEC = GameSpec(
     options=OPTIONS,
     players_key=None,
     make_setup=_setup,
+    lan=True,
+    lan_log=True,
 )

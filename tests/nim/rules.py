@@ -151,6 +151,31 @@ class NimRules:
     def undoable(self, s: NimState, player: int, action: Action) -> bool:
         return True
 
+    # ------------------------------------------------------------------ LAN (sim.core.rules.LanRules)
+    def observe(self, s: NimState, seat: int) -> NimState:
+        """Nim has no secrets: every seat sees the whole state."""
+        if seat not in (0, 1):
+            raise ValueError(f"Nim has seats 0 and 1, not {seat!r}")
+        return s
+
+    def state_to_json(self, s: NimState) -> dict[str, Any]:
+        return {"heaps": list(s.heaps), "start": list(s.start), "misere": s.misere, "player": s.player,
+                "ply": s.ply, "last": s.last}
+
+    def state_from_json(self, obj: Any) -> NimState:
+        keys = {"heaps", "start", "misere", "player", "ply", "last"}
+        if not isinstance(obj, dict) or set(obj) != keys:
+            raise ValueError("a Nim state has exactly the keys " + ", ".join(sorted(keys)))
+        start, heaps = check_heaps(obj["start"]), obj["heaps"]
+        if not isinstance(heaps, list) or len(heaps) != len(start):
+            raise ValueError("a Nim state has one count per heap")
+        s = NimState(heaps=tuple(heaps), start=tuple(start), misere=obj["misere"], player=obj["player"],
+                     ply=obj["ply"], last=obj["last"])
+        if not isinstance(s.misere, bool) or not all(_int(x) for x in (*s.heaps, s.player, s.ply, s.last)) \
+                or self.invariants(s):
+            raise ValueError("not a Nim position")
+        return s
+
     def invariants(self, s: NimState) -> list[str]:
         bad = []
         if len(s.heaps) != len(s.start) or any(not 0 <= h <= h0 for h, h0 in zip(s.heaps, s.start)):
