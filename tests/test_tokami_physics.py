@@ -15,7 +15,7 @@ import pytest
 
 from games.tokami import driver, model
 from games.tokami.driver import Attempt, AttemptOver, Playback, SettleRun, replay, run_plan, settle_action
-from games.tokami.world import SETTINGS, TokamiWorld, outside_v
+from games.tokami.world import FAST_PULL, SETTINGS, TokamiWorld, outside_v
 
 L, T = model.STICK_LENGTH, model.STICK_THICK
 COLOURS = tuple(model.COLOURS[i % 4] for i in range(model.N_STICKS))
@@ -351,25 +351,27 @@ def test_which_sticks_can_leave_the_plane(cube):
     assert w2.can_leave_plane(0) and w2.can_leave_plane(1)      # touching nothing
 
 
-def test_extract_pushes_only_what_the_stick_supported(cube):
-    # across-stick 24 (slab 4) lies on along-sticks of slab 3 (18..23) and carries slab 5 (30..35);
-    # slabs are parallel to the left wing, so "up the pile" is the right wing's direction u = (1, 1)/√2
-    from games.tokami.world import EXTRACT_TUG
+def test_extract_drags_only_what_the_stick_supported_and_a_fast_pull_harder(cube):
+    # across-stick 24 (slab 4) lies on along-sticks of slab 3 (18..23) and carries slab 5 (30..35)
     w = TokamiWorld(cube)
     touching = w.touching(24)
     carried = touching & set(range(30, 36))
     assert carried and touching & set(range(18, 24))
-    w.extract(24)
+    w.extract(24)                                # a careful pull
     assert 24 not in w
-    push = EXTRACT_TUG * math.sqrt(0.5)          # scaled by how directly above: n_y = √½
+    slow = {}
     for i in w.ids():
         vx, vy = w.body(i).velocity
-        if i in carried:                         # pushed down the u axis, into the gap
-            assert vx == pytest.approx(-push * math.sqrt(0.5), rel=0.02)
-            assert vy == pytest.approx(-push * math.sqrt(0.5), rel=0.02)
+        if i in carried:                         # dragged down and into the gap
+            assert vy < 0.0
+            slow[i] = math.hypot(vx, vy)
         else:
             assert (vx, vy) == (0.0, 0.0)
     assert not any(w.body(i).is_sleeping for i in w.ids())
+    fast = TokamiWorld(cube)
+    fast.extract(24, FAST_PULL)
+    for i in carried:
+        assert math.hypot(*fast.body(i).velocity) > 3.0 * slow[i]
 
 
 # --------------------------------------------------------------------------------------- driver

@@ -224,7 +224,7 @@ def test_wheel_turns_one_step_a_notch_shift_fine_and_wheel_buttons_are_no_clicks
     assert scene.angle == pytest.approx(a0 + 2 * TURN_STEP - TURN_FINE)
 
 
-def test_tab_lifts_the_stick_out_as_a_ghost_lanes_and_a_drop_where_it_is_free(app):
+def test_tab_lifts_the_stick_out_as_it_lies_then_turns_it_and_letting_go_lays_it_down(app):
     m = settled_match(seed=1)
     scene, _, _ = start(app, m)
     st0 = m.state
@@ -235,37 +235,45 @@ def test_tab_lifts_the_stick_out_as_a_ghost_lanes_and_a_drop_where_it_is_free(ap
     x, y = pose0[2], pose0[3]
     glide(app, scene, 0, (x, y), (x, y + 6.0), 6)
     assert m.state.phase == "raise"                                      # moved: taken
-    app.step([key(pygame.K_TAB)], STEP)                                  # out of the plane, across
+    app.step([key(pygame.K_TAB)], STEP)                                  # out of the plane, still along
     att = scene.att
-    assert att.ghost is not None and att.ghost[0] == "across" and sid not in att.world
+    assert att.ghost is not None and att.ghost[0] == "along" and sid not in att.world
+    assert "along" in scene.msg[0]
+    app.step([key(pygame.K_TAB)], STEP)                                  # Tab again: across
+    assert att.ghost[0] == "across" and "across" in scene.msg[0]
     app.step([key(pygame.K_3)], STEP)
     assert att.ghost[:2] == ("across", 2) and scene.hold["depth"] == 2
-    # right over the highest across-stick of lane 2 the ghost overlaps it: letting go keeps it in hand
+    # far beside the X there is nothing to lay it on: letting go keeps it in hand
+    away = scene.proj.to_screen(260.0, 40.0, 2)
+    app.step([motion(away, buttons=HELD)], STEP)
+    assert att.touch_pose() is None
+    app.step([up(away)], STEP)
+    assert att.ghost is not None and scene.hold is not None and not scene.hold["button"]
+    assert m.state.phase == "raise" and "Nothing to lay it on" in scene.msg[0]
+    # right over the highest across-stick of lane 2 it would touch on top of it: shown, then laid there
     other = max((i for i, q in st0.poses.items() if q[0] == "across" and q[1] == 2),
                 key=lambda i: model.highest_point(st0.poses[i]))
     ox, oy, oa = att.world.pose(other)[2:]
     scene.angle = oa
-    target = scene.proj.to_screen(ox, oy, 2)
-    app.step([motion(target, buttons=HELD)], STEP)
-    ghost = att.ghost
-    assert ghost[2] == pytest.approx(ox, abs=1.0) and ghost[3] == pytest.approx(oy, abs=1.0)
-    assert not fits(att.world, sid, ghost)
-    app.step([up(target)], STEP)
-    assert att.ghost is not None and scene.hold is not None and not scene.hold["button"]
-    assert m.state.phase == "raise" and "overlap" in scene.msg[0]
-    # high above the pile it is free: a click puts it there, the release lets it fall onto the pile
-    free = scene.proj.to_screen(ox, oy + 60.0, 2)
-    app.step([motion(free)], STEP)
-    assert fits(att.world, sid, att.ghost)
-    app.step([down(free)], STEP)
+    over = scene.proj.to_screen(ox, oy + 50.0, 2)
+    app.step([motion(over)], STEP)
+    touch = att.touch_pose()
+    assert touch is not None and touch[:2] == ("across", 2)
+    assert att.world.fits(sid, touch)                                   # free there, and really touching:
+    assert not att.world.fits(sid, touch[:3] + (touch[3] - 1.0, touch[4]))
+    assert touch[3] < att.ghost[3] - 10.0                               # lowered, not dropped from above
+    app.step([down(over)], STEP)                                         # a click lays it down there
     assert att.ghost is None and att.world.pose(sid)[:2] == ("across", 2)
-    app.step([up(free)], STEP)
+    assert att.world.pose(sid)[3] == pytest.approx(touch[3], abs=1.0)
+    app.step([up(over)], STEP)
     run_until(app, lambda: m.state.phase != "raise")
     raised = physics_entries(m)[-1]
     assert raised["placed"] is True
-    assert model.pose_from_json(raised["poses"][str(sid)])[:2] == ("across", 2)
+    after = model.pose_from_json(raised["poses"][str(sid)])
+    assert after[:2] == ("across", 2) and after[3] < touch[3] + 1.0      # laid there, then left to the pile
     ops = [e[1] for e in raised["hand"]]
-    assert ops[:1] == ["grab"] and "lift" in ops and "ghost" in ops and "drop" in ops and ops[-1] == "finish"
+    assert ops[:1] == ["grab"] and "pull" in ops and "lift" in ops and "ghost" in ops and "drop" in ops
+    assert ops[-1] == "finish"
 
 
 def test_looking_into_a_lane_and_a_wedged_stick_cannot_leave_the_plane(app):
@@ -306,7 +314,9 @@ def test_the_taboo_stick_cannot_be_taken_and_R_refuses_with_it(app):
     app.step([motion(p), down(p), up(p)], STEP)
     assert len(m.log) == n and scene.att is None and "taboo" in scene.msg[0] and "reject" in sounds
     assert scene.b_refuse.enabled
-    app.step([key(pygame.K_r)], STEP)
+    app.step([key(pygame.K_r)], STEP)                                     # asks once
+    assert len(m.log) == n and "Refuse?" in scene.msg[0] and scene.b_refuse.label == "Confirm?"
+    app.step([key(pygame.K_r)], STEP)                                     # confirmed
     assert m.log[n] == {"p": 1, "a": {"t": "refuse"}}
     assert m.state.phase == "settle" and scene.run is not None            # the slide-off is shown
     run_until(app, lambda: m.state.phase == "turn")
@@ -565,15 +575,18 @@ def test_spec_launcher_and_the_set_up_dialog_start_a_game(app):
     launcher = app.push(LauncherScene(app))
     assert "tokami" in [e.spec.name for e in launcher.entries]
     dialog = app.push(SPEC.make_setup(app, SPEC))
-    assert [o.key for o in dialog.options] == ["rounds", "practice"]
-    assert dialog.options[0].values == (1, 3, 5) and dialog.options[1].values == (False, True)
+    assert [o.key for o in dialog.options] == ["rounds", "setup", "practice"]
+    assert dialog.options[0].values == (1, 3, 5) and dialog.options[2].values == (False, True)
+    assert dialog.options[1].values == ("cube", "free")
     dialog.set_option("rounds", 5)
+    dialog.set_option("setup", "free")
     dialog.set_option("practice", True)
     dialog.set_players(3)
     dialog.start()
     m = app.match
     assert isinstance(app.top, TokamiScene) and app.top.match is m
     assert m.config["rounds"] == 5 and m.config["practice"] is True and m.config["players"] == 3
+    assert m.config["setup"] == "free" and m.state.setup == "free"
     assert m.config["seats"][0] == "human"
 
 

@@ -33,9 +33,12 @@ def _bot(seat, level, seed=0):
 
 
 def _cli_options(parser) -> None:
-    """``--rounds N`` (rounds in the game, default 3) and ``--practice`` (practice undo)."""
+    """``--rounds N`` (rounds in the game, default 3), ``--setup cube|free`` (the starting pile) and
+    ``--practice`` (practice undo)."""
     parser.add_argument("--rounds", type=int, default=None,
                         help="rounds in the game, 1 to 20 (default 3); scores add up over the rounds")
+    parser.add_argument("--setup", choices=("cube", "free"), default=None,
+                        help="starting pile: the crisscross cube (default) or sticks dropped in loosely")
     parser.add_argument("--practice", action="store_true",
                         help="practice game: Ctrl+Z puts the pile back to the start of your turn")
 
@@ -44,9 +47,13 @@ def _make_config(options, seats: list[str]) -> dict:
     """The config for ``seats`` and the flags; the rules check it (``ValueError`` with a reason)."""
     from .rules import DEFAULT_ROUNDS
     rounds = getattr(options, "rounds", None)
-    return {"players": len(seats), "seats": list(seats),
-            "rounds": DEFAULT_ROUNDS if rounds is None else rounds,
-            "practice": bool(getattr(options, "practice", False))}
+    config = {"players": len(seats), "seats": list(seats),
+              "rounds": DEFAULT_ROUNDS if rounds is None else rounds,
+              "practice": bool(getattr(options, "practice", False))}
+    setup = getattr(options, "setup", None)
+    if setup is not None:
+        config["setup"] = setup
+    return config
 
 
 def _selfplay(options, seats, out) -> int:
@@ -74,6 +81,7 @@ def _setup(app, spec):
     from sim.app.setup_view import Choice, SeatSetupScene
     from .rules import DEFAULT_ROUNDS
     options = (Choice("rounds", "Rounds", ROUND_CHOICES, default=DEFAULT_ROUNDS),
+               Choice("setup", "Start", ("cube", "free"), labels=("Cube", "Loose"), default="cube"),
                Choice("practice", "Practice", (False, True), labels=("Off", "On"), default=False))
     return SeatSetupScene(app, spec, min_players=2, max_players=5, max_handicap=0, options=options,
                           heading="New game", describe=_describe)

@@ -9,7 +9,7 @@ they can leave the plane along the trough. For each stick it tries, the pile's u
 would land for every placement: across (each lane) or along, centre x, angle. Placements that would beat
 the stick's highest point by a safe margin are ranked by how well they are supported (the stick's centre
 inside its contact span), how low they sit and how central they are; the best few become plans
-(``["grab"], ["lift", kind, lane], ["center", x, y, a], ["drop"], ["release"]``; a wedged across-stick is
+(``["grab"], ["pull", v], ["lift", kind, lane], ["center", x, y, a], ["drop"], ["release"]``; a wedged across-stick is
 pushed up in the plane instead) and each plan is **simulated** with ``driver.run_plan`` in a fresh world
 built from the state's poses. Outcomes are judged as the rules will judge them: anything fallen costs
 the held stick and the fallen ones (minus sticks), a placement not higher by more than
@@ -65,7 +65,11 @@ class Level:
     returned plan (mm, degrees; a dropped stick also falls from up to about twice ``jitter_mm`` higher);
     ``margin``: how far (mm) above the height to beat the bot aims (besides ``model.RAISE_MARGIN``);
     ``tolerance``: most pile movement (mm) in a simulated draw the bot still accepts; ``pick_noise``:
-    random spread added to the ranking of sticks (stick weights) and placements."""
+    random spread added to the ranking of sticks (stick weights) and placements; ``pull``: the speed
+    (mm/s) the bot means to pull a stick along the trough at (its hand varies it by a factor
+    ``exp(N(0, 0.5))`` for easy, less for steadier hands); ``overconfidence``: how much grippier than it
+    is the bot believes the wood to be (its simulations use friction ``μ·(1 + overconfidence)``), so a
+    weaker player misjudges how far a stick will slide or tip."""
 
     sticks: int
     per_stick: int
@@ -77,15 +81,17 @@ class Level:
     margin: float
     tolerance: float
     pick_noise: float
+    pull: float = 30.0
+    overconfidence: float = 0.0
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level(sticks=2, per_stick=1, draws=2, checks=0, finalists=0, jitter_mm=6.0, jitter_deg=8.0,
-                  margin=2.0, tolerance=15.0, pick_noise=4.0),
-    "medium": Level(sticks=4, per_stick=2, draws=3, checks=1, finalists=2, jitter_mm=2.5, jitter_deg=3.0,
-                    margin=4.0, tolerance=6.0, pick_noise=1.5),
-    "hard": Level(sticks=8, per_stick=3, draws=5, checks=2, finalists=3, jitter_mm=0.8, jitter_deg=1.0,
-                  margin=6.0, tolerance=3.0, pick_noise=0.3),
+    "easy": Level(sticks=2, per_stick=1, draws=2, checks=0, finalists=0, jitter_mm=8.0, jitter_deg=8.0,
+                  margin=2.0, tolerance=15.0, pick_noise=4.0, pull=250.0, overconfidence=0.6),
+    "medium": Level(sticks=4, per_stick=2, draws=3, checks=1, finalists=2, jitter_mm=4.0, jitter_deg=4.0,
+                    margin=4.0, tolerance=6.0, pick_noise=1.5, pull=90.0, overconfidence=0.3),
+    "hard": Level(sticks=8, per_stick=3, draws=5, checks=2, finalists=3, jitter_mm=1.0, jitter_deg=1.0,
+                  margin=6.0, tolerance=3.0, pick_noise=0.3, pull=35.0, overconfidence=0.0),
 }
 
 #: Column spacing (mm) of the sampled pile surface.
@@ -325,6 +331,7 @@ class _Candidate:
     slot: Slot | None = None
     outcome: Outcome | None = None
     checked: list | None = None
+    raw: Outcome | None = None       # a draw's simulated outcome before the level's tolerance
 
     @property
     def score(self) -> float:
@@ -404,7 +411,8 @@ class TokamiBot:
         the driver refuses an input of it (that plan is then judged a failure)."""
         self.simulations += 1
         try:
-            return driver.run_plan(state, cand.plan if plan is None else plan, stick=cand.stick)
+            return driver.run_plan(state, cand.plan if plan is None else plan, stick=cand.stick,
+                                   pile=self.belief())
         except ValueError:
             return None
 
@@ -489,13 +497,13 @@ class TokamiBot:
                 picked.append(s)
             if len(picked) >= self.cfg.per_stick:
                 break
-        return [_Candidate(sid, self._lift_plan(s.pose), "lift", s) for s in picked]
+        return [_Candidate(sid, self._lift_plan(s.pose, self.cfg.pull), "lift", s) for s in picked]
 
     @staticmethod
-    def _lift_plan(pose: Pose) -> list:
+    def _lift_plan(pose: Pose, pull: float) -> list:
         kind, lane, x, y, a = pose
         lift = ["lift", "along"] if kind == "along" else ["lift", "across", lane]
-        return [["grab"], lift, ["center", x, y, a], ["drop"], ["release"]]
+        return [["grab"], ["pull", pull], lift, ["center", x, y, a], ["drop"], ["release"]]
 
     def _fallback_raise(self, state: Any, ranked: list[int]) -> dict:
         """No placement found at all (or cancelled at once): push the least loaded stick up in the plane."""
@@ -507,7 +515,7 @@ class TokamiBot:
     def _refuse_loss(self, state: Any) -> int:
         """Minus sticks that refusing brings: the taboo stick slid off plus whatever falls meanwhile."""
         self.simulations += 1
-        w = TokamiWorld(state.poses)
+        w = TokamiWorld(state.poses, pile=self.belief())
         w.extract(state.taboo)
         w.settle()
         return 1 + len(w.fallen)
@@ -527,18 +535,34 @@ class TokamiBot:
             if not math.isfinite(y):
                 y = cand.slot.landing
             y += CLEARANCE + abs(rng.gauss(0.0, 2.0 * sd))
-            plan[2] = ["center", x, y, a]
+            plan[3] = ["center", x, y, a]
+            plan[1] = ["pull", self._pull(rng)]
             return plan
         out = []
         for c in plan:
             if c[0] == "center":
                 out.append(["center", c[1] + rng.gauss(0.0, sd), c[2] + rng.gauss(0.0, sd), c[3] + rng.gauss(0.0, sa)])
+            elif c[0] == "pull":
+                out.append(["pull", self._pull(rng)])
             else:
                 out.append(c)
-        if cand.kind == "draw" and out[1][0] == "lift":
+        if cand.kind == "draw" and out[1][0] == "pull":
             x, y, a = state.poses[cand.stick][2:]
             out.insert(1, ["center", x + rng.gauss(0.0, sd), y + rng.gauss(0.0, sd), a + rng.gauss(0.0, sa)])
         return out
+
+    def belief(self):
+        """The pile model this bot simulates with: the real one, its friction raised by the level's
+        ``overconfidence``."""
+        from . import world
+        if not self.cfg.overconfidence:
+            return world.PILE
+        return replace(world.PILE, friction=world.PILE.friction * (1.0 + self.cfg.overconfidence))
+
+    def _pull(self, rng: random.Random) -> float:
+        """The pull speed (mm/s) this hand really gives: the level's ``pull`` times a log-normal factor
+        whose spread grows with the level's ``jitter_mm`` (easy about x/÷ 1.6, hard x/÷ 1.1)."""
+        return self.cfg.pull * math.exp(rng.gauss(0.0, 0.08 * self.cfg.jitter_mm))
 
     def _check(self, state: Any, done: list[_Candidate], cancelled: Callable[[], bool],
                judge: Callable[[_Candidate, dict], Outcome]) -> None:
@@ -577,7 +601,7 @@ class TokamiBot:
         for sid in ranked:
             if len(cands) >= cfg.draws:
                 break
-            plan = self._draw_plan(state, world, sid)
+            plan = self._draw_plan(state, world, sid, cfg.pull)
             if plan is not None:
                 cands.append(_Candidate(sid, plan, "draw"))
         done: list[_Candidate] = []
@@ -586,6 +610,7 @@ class TokamiBot:
                 break
             act = self._simulate(state, c)
             c.outcome = REFUSED if act is None else judge_draw(state, c.stick, act, value(c.stick))
+            c.raw = c.outcome
             if c.outcome.ok and c.outcome.move > cfg.tolerance:
                 c.outcome = replace(c.outcome, ok=False, utility=-0.25)    # too shaky for this level
             done.append(c)
@@ -593,20 +618,26 @@ class TokamiBot:
                     judge=lambda c, act: judge_draw(state, c.stick, act, value(c.stick)))
         safe = [c for c in done if c.outcome.ok and c.rank[0] > 0]
         if not safe:
-            return {"action": {"t": "end"}}
+            # nothing within the level's tolerance: still draw a stick the simulation took cleanly when
+            # it is worth a point, the least shaky first (else a careful table would never end a round)
+            taken = [c for c in done if c.raw is not None and c.raw.ok and value(c.stick) > 0]
+            if not taken:
+                return {"action": {"t": "end"}}
+            best = min(taken, key=lambda c: (c.raw.move, done.index(c)))
+            return {"action": {"t": "draw", "stick": best.stick}, "plan": self._jitter(state, best)}
         best = max(safe, key=lambda c: (c.rank, -done.index(c)))
         if value(best.stick) <= 0 and best.outcome.move > cfg.tolerance / 2:
             return {"action": {"t": "end"}}            # a red stick for nothing: only when very safe
         return {"action": {"t": "draw", "stick": best.stick}, "plan": self._jitter(state, best)}
 
     @staticmethod
-    def _draw_plan(state: Any, world: TokamiWorld, sid: int) -> list | None:
+    def _draw_plan(state: Any, world: TokamiWorld, sid: int, pull: float) -> list | None:
         """How to draw ``sid``: an along-stick slides out along the trough; an across-stick is dragged in
         the plane, straight up when nothing lies on it, else along its own axis upwards, to a point
         ``DRAW_BEYOND`` mm past where it clears the V."""
         kind, lane, x, y, a = state.poses[sid]
         if kind == "along":
-            return [["grab"], ["lift"]]
+            return [["grab"], ["pull", pull], ["lift"]]
         above = any(state.poses[o][3] > y + model.STICK_THICK / 2 for o in world.touching(sid))
         ux, uy = math.cos(a), math.sin(a)
         if uy < 0:

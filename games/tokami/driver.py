@@ -57,7 +57,8 @@ class SettleRun:
             raise ValueError("a settle run needs a state in phase settle")
         pending = state.pending
         setup = pending.get("why") == "setup"
-        poses = dict(enumerate(model.cube_poses())) if setup else dict(state.poses)
+        poses = (dict(enumerate(model.setup_poses(getattr(state, "setup", "cube"), state.colours))) if setup
+                 else dict(state.poses))
         self.world = TokamiWorld(poses, state.colours)
         for sid in pending.get("remove", []):
             if sid in self.world:
@@ -123,7 +124,7 @@ class Attempt:
     plane and is taken once, still in hand, it touches no other stick and is outside the V.
     """
 
-    def __init__(self, state: Any, stick: int | None = None):
+    def __init__(self, state: Any, stick: int | None = None, pile: Any = None):
         phase = _phase(state)
         if phase in ("raise", "draw"):
             if stick is not None and stick != state.held:
@@ -138,7 +139,7 @@ class Attempt:
             raise ValueError(f"stick {stick!r} is not on the X")
         self.kind = "raise" if phase in ("raise", "turn") else "draw"
         self.stick: int = stick
-        self.world = TokamiWorld(state.poses, state.colours)
+        self.world = TokamiWorld(state.poses, state.colours, pile=pile)
         self.start_pose: Pose = tuple(state.poses[stick])
         #: highest point (mm) of the stick before the attempt (the height a raise must beat)
         self.hp_before = model.highest_point(self.start_pose)
@@ -154,6 +155,8 @@ class Attempt:
         self._angle = 0.0
         self._last_move: tuple | None = None
         self._closed_at: int | None = None
+        #: speed (mm/s) of the next pull along the trough (:meth:`set_pull`; None: a careful pull)
+        self.pull_speed: float | None = None
 
     # ---------------------------------------------------------------- reading
     @property
@@ -245,6 +248,17 @@ class Attempt:
         else:
             self.world.move_hand((x, y), a)
 
+    def set_pull(self, speed: float) -> None:
+        """How fast (mm/s) the hand pulls the stick when it next leaves along the trough
+        (:meth:`lift_out`; ``TokamiWorld.extract`` clamps it to a careful ``slow_pull`` .. ``FAST_PULL``):
+        a quick yank drags more of what rested on it. Recorded. ``ValueError`` if not finite or < 0."""
+        self._live("pull")
+        v = float(speed)
+        if not math.isfinite(v) or v < 0.0:
+            raise ValueError("a pull speed is a finite number of mm/s, at least 0")
+        self._record("pull", v)
+        self.pull_speed = v
+
     def lift_out(self, kind: str | None = None, lane: int | None = None) -> None:
         """The stick leaves the plane along the trough (``TokamiWorld.extract``: the pile loses it and
         what it supported gets a small push). Raise: it becomes a ghost carried by the hand as ``kind``
@@ -260,7 +274,7 @@ class Attempt:
             if info.kind != "along":
                 raise ValueError("an across-stick is drawn by dragging it out of the V in the plane")
             self._record("lift")
-            self.world.extract(self.stick)
+            self.world.extract(self.stick, self.pull_speed)
             self.taken = True
             self.stopped = "taken"
             return
@@ -279,7 +293,7 @@ class Attempt:
             self._target = tuple(self.world.hand.target)
             self._angle = self.world.hand.target_angle
         self._record("lift", kind, lane)
-        self.world.extract(self.stick)
+        self.world.extract(self.stick, self.pull_speed)
         self._set_ghost(kind, lane, local)
 
     def set_ghost(self, kind: str, lane: int | None = None) -> None:
@@ -308,6 +322,28 @@ class Attempt:
         self.world.move_hand(self._target, self._angle)
         self._last_move = None
         return True
+
+    def touch_pose(self) -> Pose | None:
+        """Where the carried ghost would touch the pile if lowered straight down (raised first if it
+        overlaps something now), 0.2 mm above the contact (``TokamiWorld.touch_pose``); None without
+        a ghost or without such a place."""
+        if self.ghost is None or self.stopped:
+            return None
+        return self.world.touch_pose(self.stick, self.ghost)
+
+    def lay_down(self) -> bool:
+        """Lower the ghost until it touches and put it into the plane there, gently: the hand moves to
+        the touch pose (a recorded move) and drops it, then holds it with its capped force. Returns
+        whether it was put (False: no place to touch, the ghost stays in hand)."""
+        self._live("lay the stick down")
+        pose = self.touch_pose()
+        if pose is None:
+            return False
+        ox, oy = self._ghost_offset
+        a = pose[4]
+        c, s = math.cos(a), math.sin(a)
+        self.move((pose[2] + ox * c - oy * s, pose[3] + ox * s + oy * c), a)
+        return self.drop()
 
     def release(self) -> None:
         """The hand lets go: a stick in the plane is left to the physics; a ghost out of the plane is
@@ -391,6 +427,8 @@ class Attempt:
                 self._glide(*self._hand_for_centre(args[0], args[1], args[2]))
             elif op == "lift":
                 self.lift_out(*args)
+            elif op == "pull":
+                self.set_pull(args[0])
             elif op == "ghost":
                 self.set_ghost(*args)
             elif op == "drop":
@@ -455,7 +493,7 @@ class Attempt:
         return (kind, lane, self._target[0] - (ox * c - oy * s), self._target[1] - (ox * s + oy * c), a)
 
 
-_PLAN_ARGS = {"grab": (0, 2), "move": (3, 3), "center": (3, 3), "lift": (0, 2), "ghost": (1, 2),
+_PLAN_ARGS = {"grab": (0, 2), "move": (3, 3), "center": (3, 3), "lift": (0, 2), "pull": (1, 1), "ghost": (1, 2),
               "drop": (0, 0), "release": (0, 0), "wait": (1, 1)}
 
 
@@ -470,7 +508,7 @@ def _check_plan(plan: Any) -> list[list]:
         lo, hi = _PLAN_ARGS[cmd[0]]
         if not lo <= len(cmd) - 1 <= hi:
             raise ValueError(f"plan step {i}: {cmd[0]} takes {lo}..{hi} arguments")
-        if cmd[0] in ("grab", "move", "center", "wait"):
+        if cmd[0] in ("grab", "move", "center", "wait", "pull"):
             for v in cmd[1:]:
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
                     raise ValueError(f"plan step {i}: {cmd[0]} takes finite numbers")
@@ -478,17 +516,19 @@ def _check_plan(plan: Any) -> list[list]:
     return out
 
 
-def run_plan(state: Any, plan: Sequence[Sequence[Any]], stick: int | None = None) -> dict:
+def run_plan(state: Any, plan: Sequence[Sequence[Any]], stick: int | None = None, pile: Any = None) -> dict:
     """Run a scripted attempt on ``state`` (phase raise or draw) to the end, without drawing, and return
     the PHYSICS action. The same plan on the same state always gives a bit-identical action.
 
     ``plan`` commands (JSON-able lists; mm, rad, s): ``["grab"]`` / ``["grab", x, y]``;
     ``["move", x, y, a]`` the hand (grab point) to (x, y), the stick to angle a; ``["center", x, y, a]``
     the stick's centre to (x, y) at angle a; ``["lift"]`` / ``["lift", kind, lane]``;
-    ``["ghost", kind, lane]``; ``["drop"]``; ``["release"]``; ``["wait", seconds]``. Moves glide at
+    ``["pull", mm/s]`` (the speed of the next pull along the trough); ``["ghost", kind, lane]``;
+    ``["drop"]``; ``["release"]``; ``["wait", seconds]``. Moves glide at
     ``PLAN_SPEED`` mm/s and ``PLAN_TURN`` rad/s, one step at a time. After a fall the rest of the plan is
-    skipped; the attempt then settles. Raises ``ValueError`` for a bad plan or an input not allowed."""
-    return Attempt(state, stick).run(plan)
+    skipped; the attempt then settles. ``pile``: a ``world.PileModel`` to simulate with instead of the
+    one in use (a bot's belief). Raises ``ValueError`` for a bad plan or an input not allowed."""
+    return Attempt(state, stick, pile).run(plan)
 
 
 def place_plan(state: Any, pose: Pose, wait: float = 0.0) -> list[list]:
@@ -517,7 +557,7 @@ class Playback:
     finished. Raises ``ValueError`` for a malformed track (entries ``[step, op, *args]`` in step
     order)."""
 
-    _OPS = {"grab", "move", "lift", "ghost", "drop", "release", "finish"}
+    _OPS = {"grab", "move", "lift", "pull", "ghost", "drop", "release", "finish"}
 
     def __init__(self, state: Any, track: Sequence[Sequence[Any]], stick: int | None = None):
         if not isinstance(track, (list, tuple)):
@@ -550,6 +590,8 @@ class Playback:
                 att.move(args[:2], args[2])
             elif op == "lift":
                 att.lift_out(*args)
+            elif op == "pull":
+                att.set_pull(args[0])
             elif op == "ghost":
                 att.set_ghost(*args)
             elif op == "drop":

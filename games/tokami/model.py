@@ -18,6 +18,7 @@ Dimensions are estimates (research §1 "Dimension estimates"): named constants, 
 from __future__ import annotations
 
 import math
+import random
 from typing import Iterable
 
 # ----------------------------------------------------------------- components (estimates, §1 and §7)
@@ -138,6 +139,48 @@ def cube_poses(gap: float = 0.05) -> list[Pose]:
                 poses.append(("along", -1, x, y, a_along))
     assert len(poses) == N_STICKS
     return poses
+
+
+#: Starting piles: the regular crisscross cube, or sticks dropped in loosely (seed "Setup": "basically
+#: anything goes").
+SETUPS = ("cube", "free")
+
+
+def free_poses(key: str) -> list[Pose]:
+    """A loose starting pile, stick ids 0..35, seeded by ``key`` (a private ``random.Random``): layer
+    by layer above the V corner, 22 mm apart from 48 mm up, each layer either one across-stick per
+    lane (random lane order, x within ±8 mm, tilted up to ±7°) or 3-5 along-sticks side by side at
+    random places and angles; no two poses that can touch overlap, and nothing overlaps a board. Physics
+    then lets them drop and settle (sticks that fall off go back to the box)."""
+    rng = random.Random(f"tokami-free/{key}")
+    poses: list[Pose] = []
+    layer = 0
+    while len(poses) < N_STICKS:
+        y = 48.0 + 22.0 * layer
+        left = N_STICKS - len(poses)
+        if rng.random() < 0.5:
+            for lane in rng.sample(range(LANES), min(LANES, left)):
+                poses.append(("across", lane, rng.uniform(-8.0, 8.0), y + rng.uniform(-1.5, 1.5),
+                              rng.uniform(-0.12, 0.12)))
+        else:
+            room = y - 20.0                       # |x| an along-stick's centre may reach at this height
+            k = min(left, rng.randint(3, 5))
+            slots = sorted(rng.sample(range(int(2 * room // 15)), min(k, int(2 * room // 15))))
+            for s in slots:
+                poses.append(("along", -1, -room + 15.0 * s + 7.5, y + rng.uniform(-1.5, 1.5),
+                              rng.uniform(0.0, math.pi / 2)))
+        layer += 1
+    return poses[:N_STICKS]
+
+
+def setup_poses(setup: str, colours: Iterable) -> list[Pose]:
+    """The starting poses (ids 0..35) of ``setup`` ("cube" or "free"); a free pile is seeded by the
+    drawn ``colours`` (so it follows the match seed). ``ValueError`` for another set-up."""
+    if setup == "cube":
+        return cube_poses()
+    if setup == "free":
+        return free_poses(",".join(str(c) for c in colours))
+    raise ValueError(f"the set-up is cube or free, not {setup!r}")
 
 
 def pose_to_json(pose: Pose) -> list:

@@ -10,7 +10,8 @@ Course of a round (2 to 5 players, several rounds with running totals):
 * ``colour`` (CHANCE): the 36 sticks (ids 0..35, the ids of ``model.cube_poses()``) get their colours
   one by one, 9 of each of blue, yellow, red and green (research §1: 36 / 4 inferred).
 * ``settle`` (PHYSICS) with ``pending = {"why": "setup", "remove": []}``: the physics side builds the
-  crisscross cube, lets it settle and reports the poses.
+  starting pile (``model.setup_poses``: the crisscross cube, or the free pile of config ``setup``),
+  lets it settle and reports the poses.
 * ``turn`` (the player): ``take`` one stick that is not taboo (touch-move: the first stick moved is the
   one used), or ``refuse`` while a taboo stick is on the X: the taboo stick becomes a minus stick
   (seed "Taboo Stick", exception).
@@ -101,6 +102,7 @@ class TokamiState:
     n_rounds: int
     seats: tuple
     practice: bool
+    setup: str = "cube"
 
     @property
     def n_players(self) -> int:
@@ -161,7 +163,9 @@ def _describe(ids) -> str:
 class TokamiRules:
     """The Tokami rules engine. Config: ``players`` 2..5, ``rounds`` 1..20 (default 3), ``seats`` (one
     per player: "human" or "bot:easy|medium|hard"; the rules only record it; default human then medium
-    bots), ``practice`` (bool; the rules only record it: practice undo is the screen seeking back)."""
+    bots), ``practice`` (bool; the rules only record it: practice undo is the screen seeking back),
+    ``setup`` ("cube", the default: the crisscross cube; "free": sticks dropped in loosely,
+    ``model.free_poses`` seeded by the drawn colours, settled by physics)."""
 
     info = TOKAMI_INFO
 
@@ -175,7 +179,7 @@ class TokamiRules:
         the seats are given. Raises ``ValueError`` with a reason."""
         if not isinstance(config, dict):
             raise ValueError("the config must be an object")
-        known = {"players", "rounds", "seats", "practice"}
+        known = {"players", "rounds", "seats", "practice", "setup"}
         for k in config:
             if k not in known:
                 raise ValueError(f"unknown option {k!r}")
@@ -194,7 +198,12 @@ class TokamiRules:
         practice = config.get("practice", False)
         if not isinstance(practice, bool):
             raise ValueError("practice must be true or false")
-        return {"players": n, "rounds": rounds, "seats": list(seats), "practice": practice}
+        out = {"players": n, "rounds": rounds, "seats": list(seats), "practice": practice}
+        if "setup" in config:
+            if config["setup"] not in model.SETUPS:
+                raise ValueError("setup must be cube or free")
+            out["setup"] = config["setup"]
+        return out
 
     def initial_state(self, config: dict[str, Any]) -> TokamiState:
         n = config["players"]
@@ -202,7 +211,7 @@ class TokamiRules:
                            taboo=None, held=None, hp_before=None, pending=None, winning=((),) * n,
                            minus=((),) * n, returned=(), totals=(0,) * n, round_scores=(), last_turn=None,
                            current=None, start=0, n_rounds=config["rounds"], seats=tuple(config["seats"]),
-                           practice=bool(config["practice"]))
+                           practice=bool(config["practice"]), setup=config.get("setup", "cube"))
 
     # ------------------------------------------------------------------------ who acts
     def active_players(self, s: TokamiState) -> list[int]:
@@ -375,7 +384,7 @@ class TokamiRules:
                     raise IllegalAction(f"the hand track has {len(hand)} entries, at most {HAND_LIMIT}")
         setup = t == "settled" and s.pending["why"] == "setup"
         on_x = set(range(N_STICKS)) if setup else set(s.poses)
-        before = dict(enumerate(model.cube_poses())) if setup else s.poses
+        before = dict(enumerate(model.setup_poses(s.setup, s.colours))) if setup else s.poses
         if t == "settled":
             remove = set(s.pending["remove"])
             may_fall = on_x - remove

@@ -113,20 +113,33 @@ class Ledger:
 
 def play_match(seats: list[str], seed: int, rounds: int = DEFAULT_ROUNDS,
                on_turn: Callable[[dict], None] | None = None,
-               on_round: Callable[[dict], None] | None = None) -> tuple[Match, dict[str, Any]]:
+               on_round: Callable[[dict], None] | None = None,
+               setup: str = "cube") -> tuple[Match, dict[str, Any]]:
     """One whole match of bots (``seats`` like ``["bot:easy", "bot:hard"]``) from ``seed``; ``on_turn``
     gets each turn's line and ``on_round`` each round's line (see the module doc). Returns the match
     and its figures: ``{"turns", "falls", "fall_turns", "winning": [per seat, summed over the rounds],
-    "minus": [...], "think": {level: [CPU seconds per decision]}}``. Raises
+    "minus": [...], "think": {level: [CPU seconds per decision]}, "rounds": [per round: {"turns",
+    "falls" (fall events), "fallen" (sticks), "minus": [per seat: minus sticks taken], "returns": [per
+    seat: colour returns], "returned": [per seat: sticks returned]}]}``; ``setup`` is the starting pile
+    ("cube" or "free"). Raises
     ``AssertionError`` if the sticks do not add up after a turn, ``RuntimeError`` for a round that does
     not end, ``ValueError`` for bad seats or rounds."""
     levels = parse_seats(seats)
     rules = TokamiRules()
-    match = Match(rules, {"players": len(seats), "seats": list(seats), "rounds": rounds}, seed)
+    config = {"players": len(seats), "seats": list(seats), "rounds": rounds}
+    if setup != "cube":
+        config["setup"] = setup
+    match = Match(rules, config, seed)
     bots = [make_bot(i, lv, seed) for i, lv in enumerate(levels)]
     ledger = Ledger(len(seats))
     figures: dict[str, Any] = {"turns": 0, "falls": 0, "fall_turns": 0, "winning": [0] * len(seats),
-                               "minus": [0] * len(seats), "think": {lv: [] for lv in LEVELS}}
+                               "minus": [0] * len(seats), "think": {lv: [] for lv in LEVELS}, "rounds": []}
+    n = len(seats)
+
+    def fresh_round() -> dict[str, Any]:
+        return {"turns": 0, "falls": 0, "fallen": 0, "minus": [0] * n, "returns": [0] * n, "returned": [0] * n}
+
+    cur = fresh_round()
     plan: list | None = None
     think = 0.0
     round_turns = 0
@@ -164,19 +177,25 @@ def play_match(seats: list[str], seed: int, rounds: int = DEFAULT_ROUNDS,
                 figures["falls"] += len(e["fallen"])
             elif k == "fall":
                 figures["falls"] += len(e["sticks"])
+                cur["falls"] += 1
+                cur["fallen"] += len(e["sticks"])
             elif k == "minus":
                 ledger.minus[e["player"]] |= set(e["sticks"])
+                cur["minus"][e["player"]] += len(e["sticks"])
             elif k == "winning":
                 ledger.winning[e["player"]].add(e["stick"])
             elif k == "return":
                 ledger.minus[e["player"]] -= set(e["sticks"])
                 ledger.returned |= set(e["sticks"])
+                cur["returns"][e["player"]] += 1
+                cur["returned"][e["player"]] += len(e["sticks"])
             elif k == "turn_end":
                 bad = ledger.problems() + ([] if ended_round else ledger.agrees_with(match.state))
                 if bad:
                     raise AssertionError(f"{where}, after a turn: {'; '.join(bad)}")
                 figures["turns"] += 1
                 round_turns += 1
+                cur["turns"] += 1
                 if round_turns > MAX_TURNS_PER_ROUND:
                     raise RuntimeError(f"seed {seed}: round {e['round'] + 1} did not end after "
                                        f"{MAX_TURNS_PER_ROUND} turns")
@@ -194,9 +213,11 @@ def play_match(seats: list[str], seed: int, rounds: int = DEFAULT_ROUNDS,
                 for q in range(len(seats)):
                     figures["winning"][q] += len(ledger.winning[q])
                     figures["minus"][q] += len(ledger.minus[q])
+                figures["rounds"].append(cur)
                 if on_round:
                     on_round({"type": "round", "seed": seed, "round": e["round"], "scores": e["scores"],
-                              "totals": e["totals"], "turns": round_turns})
+                              "totals": e["totals"], **cur})
+                cur = fresh_round()
                 round_turns = 0
                 ledger.reset()
     return match, figures
@@ -218,12 +239,16 @@ def run(options: Any, seats: list[str], out: Any) -> int:
     games = option("games", 1)
     seed = option("seed", 0)
     rounds = option("rounds", DEFAULT_ROUNDS)
+    setup = option("setup", "cube")
     json_lines = bool(getattr(options, "json", False))
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError("games must be at least 1")
     parse_seats(seats)
-    TokamiRules().validate_config({"players": len(seats), "seats": list(seats), "rounds": rounds})
+    TokamiRules().validate_config({"players": len(seats), "seats": list(seats), "rounds": rounds, "setup": setup})
     n = len(seats)
+    fall_rounds = sticks_fallen = 0
+    minus_taken = [0] * n
+    returns = [0] * n
     wins = [0] * n
     ties = 0
     totals_sum = [0] * n
@@ -243,10 +268,18 @@ def run(options: Any, seats: list[str], out: Any) -> int:
             if json_lines:
                 _emit(out, json.dumps({**line, "game": g}, separators=(",", ":")))
             else:
-                _emit(out, f"game {g + 1}/{games} seed {g_seed} round {line['round'] + 1}/{rounds}: scores "
-                           f"{line['scores']}, totals {line['totals']} ({line['turns']} turns)")
+                _emit(out, f"game {g + 1}/{games} seed {g_seed} round {line['round'] + 1}/{rounds}: "
+                           f"{line['turns']} turns, {line['falls']} falls ({line['fallen']} sticks fell), "
+                           f"minus sticks {line['minus']}, colour returns {line['returns']} "
+                           f"({line['returned']} sticks); scores {line['scores']}, totals {line['totals']}")
 
-        match, fig = play_match(seats, g_seed, rounds, on_turn, on_round)
+        match, fig = play_match(seats, g_seed, rounds, on_turn, on_round, setup=setup)
+        for row in fig["rounds"]:
+            fall_rounds += row["falls"] > 0
+            sticks_fallen += row["fallen"]
+            for p in range(n):
+                minus_taken[p] += row["minus"][p]
+                returns[p] += row["returns"][p]
         res = match.outcome()
         if len(res["winners"]) == 1:
             wins[res["winners"][0]] += 1
@@ -270,7 +303,9 @@ def run(options: Any, seats: list[str], out: Any) -> int:
     summary = {"summary": True, "game": "tokami", "seats": list(seats), "games": games, "rounds": rounds,
                "first_seed": seed, "wins_by_seat": wins, "ties": ties,
                "mean_totals": [round(t / games, 2) for t in totals_sum], "turns": turns,
-               "falls": falls, "turns_with_falls": fall_turns,
+               "falls": falls, "turns_with_falls": fall_turns, "setup": setup,
+               "rounds_with_a_fall": fall_rounds, "rounds_played": played_rounds, "sticks_fallen": sticks_fallen,
+               "minus_sticks_by_seat": minus_taken, "colour_returns_by_seat": returns,
                "mean_winning_per_round": [round(x / played_rounds, 2) for x in won_sum],
                "mean_minus_per_round": [round(x / played_rounds, 2) for x in minus_sum],
                "think_cpu_seconds": {lv: {"mean": _mean(xs), "max": round(max(xs), 4), "decisions": len(xs)}
@@ -281,7 +316,9 @@ def run(options: Any, seats: list[str], out: Any) -> int:
     else:
         thinks = ", ".join(f"{lv} {v['mean']:.2f} s mean / {v['max']:.2f} s max"
                            for lv, v in summary["think_cpu_seconds"].items())
-        _emit(out, f"{games} games of {rounds} rounds: wins by seat {wins}, ties {ties}, mean totals "
+        _emit(out, f"{games} games of {rounds} rounds ({setup} set-up): {fall_rounds}/{played_rounds} rounds with a "
+                   f"fall, {sticks_fallen} sticks fell in play, minus sticks by seat {minus_taken}, colour returns by "
+                   f"seat {returns}; wins by seat {wins}, ties {ties}, mean totals "
                    f"{summary['mean_totals']}; {turns} turns, {falls} sticks fell ({fall_turns} turns); "
                    f"winning / minus sticks per round {summary['mean_winning_per_round']} / "
                    f"{summary['mean_minus_per_round']}; think (CPU) {thinks}; {wall:.1f} s")
@@ -295,6 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--setup", choices=("cube", "free"), default="cube")
     a = ap.parse_args(argv)
     try:
         parse_seats(a.seats)

@@ -70,6 +70,14 @@ KNOCK_FULL = 6000.0
 KNOCK_GAP = 0.07
 #: A bot's turn shows "thinking" at least this long (s), so a watcher can follow who plays.
 BOT_MIN_THINK = 0.6
+#: Refuse asks once: a second R / Refuse within this long (s) confirms it.
+REFUSE_CONFIRM = 4.0
+#: The hand's speed (mm/s) is measured over this long (s) when a stick leaves along the trough: it is
+#: the pull's speed (a still hand pulls carefully, ``PileModel.slow_pull``).
+PULL_WINDOW = 0.25
+#: Pile speeds (mm/s, the fastest stick not in hand) read as "steady" below, "shaky" above.
+WOBBLE_CALM = 8.0
+WOBBLE_SHAKY = 60.0
 #: With no human seat, the round-end card goes away by itself after this long (s).
 CARD_AUTO = 4.0
 BANNER_TIME = 1.8
@@ -261,6 +269,9 @@ class TokamiScene(Scene):
         self._pile: tuple | None = None
         self._panel: tuple | None = None
         self._focus_cache: tuple | None = None
+        self._refuse_asked: tuple[int, float] | None = None   # (cursor, clock) of the first Refuse
+        self._trail: list[tuple[float, float, float]] = []     # (clock, x, y) of the hand's last targets
+        self._touch: tuple | None = None                      # (ghost pose, touch pose) cached per frame
         self._seen = match.cursor
         self._turn_of = (match.state.round, match.state.player, match.state.phase == "turn")
         self._build_buttons()
@@ -346,6 +357,10 @@ class TokamiScene(Scene):
         mine = self.human_to_move() and not self.busy() and self.card is None
         self.b_refuse.enabled = (mine and st.phase == "turn" and self.att is None and st.taboo is not None
                                  and st.taboo in st.poses)
+        asked = self._refuse_asked
+        confirming = (asked is not None and asked[0] == self.match.cursor and self.clock - asked[1] <= REFUSE_CONFIRM
+                      and self.b_refuse.enabled)
+        self.b_refuse.label = "Confirm?" if confirming else "Refuse"
         self.b_end.enabled = mine and st.phase == "winning" and self.att is None
         self.b_replay.enabled = self.replay is not None or bool(last_turn_tracks(self.match))
         self.b_undo.enabled = bool(st.practice) and self._undo_target() is not None
@@ -379,6 +394,15 @@ class TokamiScene(Scene):
         if st.taboo is None or st.taboo not in st.poses:
             self._say("There is no taboo stick to refuse with: take a stick", self.theme.text_dim)
             return
+        asked = self._refuse_asked
+        if asked is None or asked[0] != self.match.cursor or self.clock - asked[1] > REFUSE_CONFIRM:
+            self._refuse_asked = (self.match.cursor, self.clock)
+            self._say("Refuse? The taboo stick becomes a minus stick (-1 point). R or Refuse again to confirm",
+                      self.theme.bad, seconds=REFUSE_CONFIRM)
+            self._sound("reject")
+            self._refresh_buttons()
+            return
+        self._refuse_asked = None
         self.submit(st.player, {"t": "refuse"})
 
     def do_end_turn(self) -> None:
@@ -473,6 +497,8 @@ class TokamiScene(Scene):
         self._drop_attempt()
 
     def _drop_attempt(self) -> None:
+        self._trail = []
+        self._touch = None
         self.att = None
         self.att_cursor = -1
         self.committed = False
@@ -604,12 +630,12 @@ class TokamiScene(Scene):
             return
         if att.ghost is not None:
             att.move(self._target(), self.angle)
-            if att.drop():
+            if att.lay_down():
                 self._sound("place")
                 self._close()
             else:
                 self.hold["button"] = False
-                self._say("It would overlap a stick: move it to a free place and click", self.theme.bad)
+                self._say("Nothing to lay it on here: move it over the pile and click", self.theme.bad)
                 self._sound("reject")
             return
         if not self.committed:
@@ -627,19 +653,25 @@ class TokamiScene(Scene):
                 kind = "along" if att.ghost[0] == "across" else "across"
                 att.set_ghost(kind, self.lane if kind == "across" else None)
                 self._set_depth(draw.depth_range(att.ghost)[0])
+                self._say(self.ghost_words(att.ghost), self.theme.text_dim)
                 self._sound("rotate")
             elif att.kind == "draw":
                 if att.can_lift():
+                    att.set_pull(self.hand_speed())
                     att.lift_out()
                     self._sound("out")
                 else:
                     self._say("Drag it out of the V to take it", self.theme.text_dim)
             elif att.can_lift():
+                # the first Tab only takes it out of the plane, lying as it lay; Tab again turns it
                 pose = att.held_pose()
-                kind = "along" if pose[0] == "across" else "across"
-                att.lift_out(kind, self.lane if kind == "across" else None)
+                att.set_pull(self.hand_speed())
+                att.lift_out(pose[0], pose[1] if pose[0] == "across" else None)
+                if pose[0] == "across":
+                    self.lane = pose[1]
                 self._set_depth(draw.depth_range(att.ghost)[0])
-                self._sound("rotate")
+                self._say(self.ghost_words(att.ghost), self.theme.text_dim)
+                self._sound("out")
             else:
                 self._say("It is wedged: it can leave the plane once nothing in front or behind holds it",
                           self.theme.text_dim)
@@ -657,6 +689,7 @@ class TokamiScene(Scene):
             if att.ghost is not None:
                 att.set_ghost("across", lane)
             elif att.can_lift():
+                att.set_pull(self.hand_speed())
                 att.lift_out("across", lane)
             else:
                 self._say("It is wedged: it can leave the plane once nothing in front or behind holds it",
@@ -667,6 +700,39 @@ class TokamiScene(Scene):
             return
         self._set_depth(lane)
         self._sound("rotate")
+
+    @staticmethod
+    def ghost_words(ghost: model.Pose) -> str:
+        """How the carried stick lies, and the keys that change it."""
+        if ghost[0] == "across":
+            return f"Out of the plane: across, lane {ghost[1] + 1}  (Tab: along · 1-6: lane · let go: lay it down)"
+        return "Out of the plane: along the trough  (Tab: across · let go: lay it down)"
+
+    def hand_speed(self) -> float:
+        """Speed (mm/s) of the hand over the last ``PULL_WINDOW`` s (the speed of a pull along the
+        trough: a still hand pulls carefully)."""
+        tr = [p for p in self._trail if self.clock - p[0] <= PULL_WINDOW + 1e-9]
+        if len(tr) < 2 or tr[-1][0] <= tr[0][0]:
+            return 0.0
+        d = sum(math.hypot(b[1] - a[1], b[2] - a[2]) for a, b in zip(tr, tr[1:]))
+        return d / (tr[-1][0] - tr[0][0])
+
+    def risk(self) -> tuple[str, float, float] | None:
+        """While the player's stick is in hand: ("steady" | "shaky" | "falling", the pile's fastest
+        stick speed in mm/s, the hand's speed in mm/s), else None."""
+        att = self.att
+        if att is None or self.hold is None or self.closed:
+            return None
+        v = att.world.max_speed()
+        if att.world.fallen:
+            word = "falling"
+        elif v < WOBBLE_CALM:
+            word = "steady"
+        elif v < WOBBLE_SHAKY:
+            word = "moving"
+        else:
+            word = "shaky"
+        return word, v, self.hand_speed()
 
     def _look_into(self, lane: int) -> None:
         """With nothing in hand, 1-6 / [ ] choose the lane to look into: the across-sticks of the lanes
@@ -784,11 +850,16 @@ class TokamiScene(Scene):
             # a ghost waiting to be put down: a click puts it here and keeps holding it in the plane
             att = self.att
             att.move(self._target(), self.angle)
-            if att.ghost is not None and att.drop():
+            if att.ghost is not None and att.lay_down():
+                # the hand stays where the stick touched: the pointer now holds it there
+                tx, ty = self._target()
+                hx, hy = att.world.hand.target
+                ox, oy = self.hold["offset"]
+                self.hold["offset"] = (ox + hx - tx, oy + hy - ty)
                 self.hold["button"] = True
                 self._sound("place")
             else:
-                self._say("It would overlap a stick: move it to a free place", self.theme.bad)
+                self._say("Nothing to lay it on here: move it over the pile", self.theme.bad)
                 self._sound("reject")
             return
         if self.busy() or self.att is not None:
@@ -974,7 +1045,11 @@ class TokamiScene(Scene):
             self._drop_attempt()                    # the match moved on under it (undo, resume)
             return
         if not self.closed and self.hold is not None and att.holding:
-            att.move(self._target(), self.angle)
+            tx, ty = self._target()
+            att.move((tx, ty), self.angle)
+            self._trail.append((self.clock, tx, ty))
+            if len(self._trail) > 40:
+                del self._trail[:-40]
         impact = 0.0
         done = False
         for _ in range(SUBSTEPS):
@@ -1281,12 +1356,35 @@ class TokamiScene(Scene):
                 poses.setdefault(sid, pose)
         held = att.stick if att is not None and att.holding else None
         ghost = None
+        touch = None
         if att is not None and att.ghost is not None:
-            ok = fits(att.world, att.stick, att.ghost)
-            ghost = (att.ghost, st.colours[att.stick], ok)
+            if self._touch is None or self._touch[0] != att.ghost or self._touch[1] is not att.world:
+                self._touch = (att.ghost, att.world, att.touch_pose())
+            touch = self._touch[2]
+            ghost = (att.ghost, st.colours[att.stick], touch is not None)
         look = draw.Look(held=held, taboo=st.taboo, tension=self._tension, wobble=self._wobble, ghost=ghost,
                          symbols=self._symbols(), dim_lanes=range(self.view_lane) if att is self.att else ())
         draw.draw_sticks(surface, self.proj, poses, st.colours, th, look)
+        if touch is not None:
+            # where the ghost would touch the pile if lowered: its outline there, and a drop line
+            face = draw.front_face(self.proj, touch)
+            for i in range(4):
+                draw.dashed_line(surface, th.good, face[i], face[(i + 1) % 4], dash=6.0, width=2)
+            top = draw.front_face_centre(self.proj, att.ghost)
+            bot = draw.front_face_centre(self.proj, touch)
+            if abs(top[1] - bot[1]) > 6:
+                draw.dashed_line(surface, th.text_dim, top, bot, dash=4.0, width=1)
+            hp = model.highest_point(touch)
+            ok = hp > att.hp_before + model.RAISE_MARGIN
+            self._pill(surface, f"touches at {hp:.1f} mm" + ("" if ok else ": not higher"),
+                       (bot[0], bot[1] + 26), (12, 12, 14), fg=th.good if ok else th.bad, size=12, alpha=220)
+        rk = self.risk() if att is self.att else None
+        if rk is not None:
+            word, v, hv = rk
+            col = th.good if word == "steady" else (th.accent if word == "moving" else th.bad)
+            pull = "careful" if hv < 60 else ("quick" if hv < 250 else "yank")
+            self._pill(surface, f"pile {word} ({v:.0f} mm/s) · hand {pull} ({hv:.0f} mm/s)",
+                       (PILE.centerx, PILE.bottom - 62), (12, 12, 14), fg=col, size=13, alpha=225)
         if att is not None and att.kind == "raise" and att.stopped != "fall":
             # the height to beat, and where the stick's highest point is now
             line = att.hp_before

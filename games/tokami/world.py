@@ -45,7 +45,6 @@ SETTINGS = Settings(gravity=(0.0, -model.GRAVITY), dt=1.0 / 240.0, iterations=20
 #: most 4 rad/s of correction.
 HAND = HandSettings.for_body(model.STICK_MASS, model.STICK_LENGTH, model.GRAVITY)
 
-FRICTION = math.sqrt(0.4)   #: per shape; a contact's friction is the product (research §3)
 TABLE_FRICTION = 0.6
 STICK = 1                   #: collision_type of sticks
 TABLE = 2                   #: collision_type of the table
@@ -55,9 +54,35 @@ TABLE_HALF = model.WORLD_X
 #: An insert may overlap neighbours by at most this much (mm): the penetration the solver itself
 #: allows at rest (``collision_slop``), so a stick put exactly onto another is accepted.
 INSERT_TOLERANCE = 0.1
-#: Pulling a stick out along the trough gives each stick it supported a push into the gap of at most
-#: this speed (mm/s) (spec "Winning stick": "a small disturbance to the sticks it supported").
-EXTRACT_TUG = 30.0
+
+
+@dataclass(frozen=True)
+class PileModel:
+    """How the pile behaves besides pymunk's solver: the values chosen by the sweep of PHYSICS.md.
+
+    ``friction``: wood on wood, per contact (each shape gets its square root: pymunk multiplies them);
+    ``tug_base`` mm/s and ``tug_gain`` (mm/s per mm/s of pull): a stick pulled out along the trough at
+    ``v`` mm/s drags each stick it supported into the gap and tips it, an impulse of
+    ``m·μ·(tug_base + tug_gain·v)·load`` at the contact, along the contact surface downhill plus
+    ``into_gap`` times that into the gap, ``load`` the static weight (in stick weights) that contact
+    carried (the stick and what rests on it, shared among its supports, at most ``load_cap``); ``side_drag`` 1/s: an across-stick dragged in its lane pulls the overlapping
+    across-sticks of the lanes next to it towards its own velocity at that rate, at most ``μ·g``
+    (their side faces rub); ``slow_pull`` mm/s: the pull speed of a careful hand (the default)."""
+
+    friction: float = 0.4
+    tug_base: float = 20.0
+    tug_gain: float = 0.5
+    load_cap: float = 4.0
+    side_drag: float = 20.0
+    slow_pull: float = 30.0
+    into_gap: float = 0.5
+
+
+#: The model in use (``games/tokami/PHYSICS.md`` has the sweep that chose it).
+PILE = PileModel()
+#: Pull speeds (mm/s) a hand can give a stick leaving along the trough: a still hand pulls at
+#: ``PileModel.slow_pull``, a yank at most this fast.
+FAST_PULL = 600.0
 #: A fallen stick that has not reached the table leaves the space this long (s) after it fell.
 FALL_LINGER = 1.0
 
@@ -113,7 +138,10 @@ class TokamiWorld:
     """
 
     def __init__(self, poses: Mapping[int, Pose], colours: Mapping[int, str | None] | Sequence | None = None,
-                 settings: Settings = SETTINGS, hand: HandSettings = HAND):
+                 settings: Settings = SETTINGS, hand: HandSettings = HAND, pile: PileModel | None = None):
+        #: the pile model of this world (default: the module's :data:`PILE` at build time)
+        self.pile = PILE if pile is None else pile
+        self._shape_friction = math.sqrt(self.pile.friction)
         self.world = World(settings, hand=hand)
         self.space = self.world.space
         self.info: dict[int, StickInfo] = {}
@@ -144,6 +172,9 @@ class TokamiWorld:
             self._add_stick(sid, _check_pose(poses[sid]))
         self.space.on_collision(STICK, None, begin=self._begin)
         self.world.after_step(self._after_step)
+        self._rub: tuple[int | None, int, list[int]] = (None, -1, [])   # held id, step, neighbours
+        if self.pile.side_drag > 0.0:
+            self.world.before_step(self._side_drag)
 
     # ------------------------------------------------------------------ build
     def _build_frame(self) -> None:
@@ -151,7 +182,7 @@ class TokamiWorld:
         shapes = []
         for a, b in (((-t, -t), (t, t)), ((t, -t), (-t, t))):
             seg = pymunk.Segment(self.space.static_body, a, b, model.BOARD_HALF)
-            seg.friction = FRICTION
+            seg.friction = self._shape_friction
             seg.elasticity = 0.0
             seg.filter = frame_filter()
             seg.collision_type = FRAME
@@ -165,15 +196,14 @@ class TokamiWorld:
         shapes.append(table)
         self.world.add_static(*shapes)
 
-    @staticmethod
-    def _make_body(sid: int, pose: Pose) -> tuple[pymunk.Body, pymunk.Poly]:
+    def _make_body(self, sid: int, pose: Pose) -> tuple[pymunk.Body, pymunk.Poly]:
         kind, lane, x, y, a = pose
         hx, hy = model.half_extents(kind)
         body = pymunk.Body(model.STICK_MASS, pymunk.moment_for_box(model.STICK_MASS, (2 * hx, 2 * hy)))
         body.position = (x, y)
         body.angle = a
         shape = pymunk.Poly(body, model.core_vertices(kind), radius=model.BEVEL)
-        shape.friction = FRICTION
+        shape.friction = self._shape_friction
         shape.elasticity = 0.0
         shape.collision_type = STICK
         shape.filter = lane_filter(lane) if kind == "across" else all_lanes_filter()
@@ -325,6 +355,46 @@ class TokamiWorld:
         if approach > 0.0 and mu * approach > self._impact:
             self._impact = mu * approach
 
+    def _side_drag(self) -> None:
+        """Before a step: an across-stick in hand rubs the across-sticks of the lanes beside it whose
+        footprint overlaps its own (they never collide in the model): each is pulled towards the held
+        stick's velocity at ``side_drag`` per s, at most ``μ·g`` (``PileModel``). The neighbours are
+        looked up every 12 steps."""
+        held = self.world.hand.held
+        if held is None or self.info[held].kind != "across":
+            return
+        now = self.world.steps
+        rid, at, near = self._rub
+        if rid != held or now - at >= 12:
+            pose = self.pose(held)
+            lane = self.info[held].lane
+            near = [o for o in self.ids() if o != held and self.info[o].kind == "across"
+                    and abs(self.info[o].lane - lane) == 1 and _overlap(pose, self.pose(o))]
+            self._rub = (held, now, near)
+        if not near:
+            return
+        hb = self.world.body(held)
+        hvx, hvy = hb.velocity
+        dt = self.world.settings.dt
+        cap = self.pile.friction * model.GRAVITY * dt
+        k = min(1.0, self.pile.side_drag * dt)
+        for o in near:
+            if o not in self.world or o in self._falling:
+                continue
+            b = self.world.body(o)
+            vx, vy = b.velocity
+            dx, dy = (hvx - vx) * k, (hvy - vy) * k
+            d = math.hypot(dx, dy)
+            if d < 1e-9:
+                continue
+            if d > cap:
+                dx, dy = dx * cap / d, dy * cap / d
+            if b.is_sleeping:
+                if d < 0.5:
+                    continue
+                b.activate()
+            b.velocity = (vx + dx, vy + dy)
+
     def _after_step(self) -> None:
         """Fall detection after a step: a stick on the X whose centre is below the crossing is fallen
         (listed at once, the hand lets go of it) and keeps tumbling; a stick touching the table or out
@@ -402,17 +472,66 @@ class TokamiWorld:
                     blocked_back = True
         return not (blocked_front and blocked_back)
 
-    def extract(self, sid: int) -> None:
-        """Stick ``sid`` slides out of the plane (along the trough): it leaves the space, every stick
-        it supported (touching it from above) is pushed into the gap at up to ``EXTRACT_TUG`` mm/s (the
-        more directly above, the more), and the whole pile wakes. ``KeyError`` if not on the X."""
-        pushes = [(oid, n) for oid, n in self._contacts(sid) if n[1] > 0.0]
+    def static_loads(self) -> dict[int, float]:
+        """Weight (in stick weights) each stick on the X bears from above, from the geometry alone (so it
+        holds in a freshly built world): a stick weighs 1 plus what rests on it, shared equally among the
+        sticks and boards it rests on (a contact whose normal points upwards from the lower body). Used
+        to size the drag of a pull; ``loads`` is the solver's measure."""
+        ids = self.ids()
+        poses = {i: self.pose(i) for i in ids}
+        below: dict[int, list[int]] = {}
+        for i in ids:
+            sup = [o for o, n in self._contacts(i) if n[1] < -0.2]      # normal from i towards o points down
+            below[i] = sup
+        # boards also carry: a stick touching a wing counts one support more
+        for i in ids:
+            if _on_board(poses[i]):
+                below[i] = below[i] + [-1]
+        load = {i: 1.0 for i in ids}
+        for i in sorted(ids, key=lambda k: -poses[k][3]):          # top down
+            sup = below[i]
+            if not sup:
+                continue
+            share = load[i] / len(sup)
+            for o in sup:
+                if o in load:
+                    load[o] += share
+        return {i: load[i] - 1.0 for i in ids}
+
+    def extract(self, sid: int, speed: float | None = None) -> None:
+        """Stick ``sid`` slides out of the plane (along the trough) at ``speed`` mm/s (default the
+        model's careful ``slow_pull``; clamped to ``slow_pull..FAST_PULL``): it leaves the space, and
+        every stick it supported (touching it from above) gets the drag of the sliding stick: an
+        impulse into the gap at the contact point, ``m·μ·(tug_base + tug_gain·speed)·load`` (it tips
+        as well as slides, the more so the further the contact is from its centre); the whole pile
+        wakes. ``KeyError`` if not on the X."""
+        pm = self.pile
+        v = pm.slow_pull if speed is None else max(pm.slow_pull, min(FAST_PULL, float(speed)))
+        carried = self.static_loads() if sid in self else {}
+        body0 = self.world.body(sid)
+        shape0 = next(iter(body0.shapes))
+        pushes = []
+        for h in self.space.shape_query(shape0):
+            oid = getattr(h.shape, "stick_id", None)
+            if oid is None or oid == sid or oid in self._falling or not h.contact_point_set.points:
+                continue
+            n = h.contact_point_set.normal
+            if n[1] <= 0.0:
+                continue
+            pts = h.contact_point_set.points
+            cx = sum(p.point_b[0] for p in pts) / len(pts)
+            cy = sum(p.point_b[1] for p in pts) / len(pts)
+            supports = max(1, sum(1 for o, m in self._contacts(oid) if m[1] < -0.2))
+            load = min(pm.load_cap, (1.0 + carried.get(oid, 0.0)) / supports)
+            pushes.append((oid, (float(n[0]), float(n[1])), (cx, cy), load))
         self.world.remove_body(sid)
-        for oid, (nx, ny) in pushes:
+        for oid, (nx, ny), point, load in sorted(pushes):
             body = self.world.body(oid)
-            vx, vy = body.velocity
-            k = EXTRACT_TUG * ny
-            body.velocity = (vx - nx * k, vy - ny * k)
+            j = body.mass * pm.friction * (pm.tug_base + pm.tug_gain * v) * load
+            tx, ty = (-ny, nx) if nx < 0.0 else (ny, -nx)        # along the contact, downhill
+            ix = -nx * j * pm.into_gap + tx * j
+            iy = -ny * j * pm.into_gap + ty * j
+            body.apply_impulse_at_world_point((ix, iy), point)
         self.world.wake_all()
 
     def insert(self, sid: int, pose: Pose) -> bool:
@@ -433,6 +552,70 @@ class TokamiWorld:
                 return False
         self._add_stick(sid, pose)
         return True
+
+    def fits(self, sid: int, pose: Pose) -> bool:
+        """Whether stick ``sid`` could be put at ``pose`` (:meth:`insert`'s test) without changing the
+        world (``sid`` itself, if in the space, is ignored)."""
+        kind, lane, x, y, a = pose
+        body = pymunk.Body(model.STICK_MASS, 1.0)
+        body.position = (x, y)
+        body.angle = a
+        shape = pymunk.Poly(body, model.core_vertices(kind), radius=model.BEVEL)
+        shape.filter = lane_filter(lane) if kind == "across" else all_lanes_filter()
+        for h in self.space.shape_query(shape):
+            if getattr(h.shape, "stick_id", None) == sid:
+                continue
+            cps = h.contact_point_set
+            if (cps.normal[0] == 0.0 and cps.normal[1] == 0.0) or any(
+                    abs(p.distance) > INSERT_TOLERANCE for p in cps.points):
+                return False
+        return True
+
+    def touch_pose(self, sid: int, pose: Pose, gap: float = 0.2, reach: float = 300.0) -> Pose | None:
+        """Where stick ``sid`` in ``pose`` touches the pile when lowered straight down (or, if it
+        overlaps something now, raised straight up until it is free): the pose ``gap`` mm above the
+        first contact, found by bisection to 0.05 mm within ``reach`` mm. None when there is no free
+        place within reach or it would only touch below the crossing (it would fall past the X)."""
+        kind, lane, x, y, a = pose
+        if not self.fits(sid, pose):
+            lo = None
+            for k in range(1, 31):
+                if self.fits(sid, (kind, lane, x, y + k * 10.0, a)):
+                    lo = y + k * 10.0
+                    break
+            if lo is None:
+                return None
+            hi_bad = lo - 10.0
+            while lo - hi_bad > 0.05:
+                mid = (lo + hi_bad) / 2.0
+                if self.fits(sid, (kind, lane, x, mid, a)):
+                    lo = mid
+                else:
+                    hi_bad = mid
+            free = lo
+        else:
+            free = y
+            bad = None
+            step = 8.0
+            t = y
+            while t > y - reach:
+                t -= step
+                if not self.fits(sid, (kind, lane, x, t, a)):
+                    bad = t
+                    break
+                free = t
+            if bad is None:
+                return None
+            while free - bad > 0.05:
+                mid = (free + bad) / 2.0
+                if self.fits(sid, (kind, lane, x, mid, a)):
+                    free = mid
+                else:
+                    bad = mid
+        out = (kind, lane, x, free + gap, a)
+        if not self.fits(sid, out) or out[3] < 0.0:
+            return None
+        return out
 
     def remove(self, sid: int) -> None:
         """Take stick ``sid`` out of the space without any push (e.g. a drawn stick lifted clear).
@@ -474,6 +657,18 @@ class TokamiWorld:
             w._falling[sid] = at
             w.world.set_watched(sid, False)
         return w
+
+
+def _on_board(pose: Pose) -> bool:
+    """Whether a stick in ``pose`` touches a wing's face (within 0.5 mm)."""
+    reach = model.BOARD_HALF + model.BEVEL + 0.5
+    s = math.sqrt(0.5)
+    for vx, vy in model.world_vertices(pose):
+        if (vx + vy) * s >= 0 and abs((vy - vx) * s) <= reach:
+            return True
+        if (vy - vx) * s >= 0 and abs((vx + vy) * s) <= reach:
+            return True
+    return False
 
 
 def _overlap(p: Pose, q: Pose) -> bool:

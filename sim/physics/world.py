@@ -321,6 +321,12 @@ class World:
         """Wake every keyed body (a disturbance); settle detection starts over."""
         for b in self._bodies.values():
             b.activate()
+        self.unsettle()
+
+    def unsettle(self) -> None:
+        """Settle detection starts over: :meth:`is_settled` is False until every watched body has been
+        calm for ``settle_hold`` s again (or asleep) after the next steps. Called on every change of
+        what the hand holds, so a body let go in the air is judged only once it has come to rest."""
         self._calm_steps = 0
         self._settled = False
 
@@ -408,7 +414,8 @@ class World:
     def is_settled(self) -> bool:
         """Whether the world counted as settled after the last step (research §3 "Settled"): every
         watched keyed body but the held one asleep, or all of them slower than ``settle_speed`` for
-        ``settle_hold`` s. False before the first step and after any body is added or removed."""
+        ``settle_hold`` s. False before the first step, after any body is added or removed, and after
+        the hand grabs or lets go of a body (:meth:`unsettle`)."""
         return self._settled
 
     def settle(self, max_time: float | None = None, max_steps: int | None = None) -> SettleResult:
@@ -498,6 +505,7 @@ class Hand:
         gear.error_bias = 0.0
         gear.max_bias = self.settings.max_turn_speed
         self.world.space.add(pivot, gear)
+        self.world.unsettle()
         self._joints = (pivot, gear)
         self.held = key
         self.local_point = (local[0], local[1])
@@ -515,9 +523,14 @@ class Hand:
         self.target_angle = a
 
     def release(self) -> None:
-        """Let go (a no-op when nothing is held)."""
+        """Let go (a no-op when nothing is held). The body let go is woken and watched again, and the
+        world counts as unsettled until it (and everything else) has come to rest."""
         if self._joints:
             self.world.space.remove(*self._joints)
+        if self.held is not None:
+            if self.held in self.world:
+                self.world.body(self.held).activate()
+            self.world.unsettle()
         self._joints = ()
         self.held = None
         self.local_point = None

@@ -1,0 +1,72 @@
+"""A quick yank disturbs the pile more than a slow, careful pull (issue "Tokami", "Done when": the same
+loaded stick pulled out slowly and fast from the same snapshot).
+
+The snapshot is a loose starting pile (``model.free_poses``) settled by physics: the along-stick that
+bears the most weight (``TokamiWorld.static_loads``) is pulled out along the trough at the careful
+speed and at ``FAST_PULL``, each from its own restore of the snapshot; the pile then settles.
+"""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from games.tokami import driver, model
+from games.tokami.rules import TokamiRules
+from games.tokami.world import FAST_PULL, PILE, TokamiWorld
+from sim.core.match import Match
+from sim.core.rules import PHYSICS
+
+
+def disturbance(before: dict, world: TokamiWorld, fallen0: int) -> tuple[int, int, float]:
+    """(sticks fallen, sticks moved more than 1 mm, summed shift in mm) of ``world`` against ``before``."""
+    after = world.poses()
+    shifts = [math.hypot(after[i][2] - before[i][2], after[i][3] - before[i][3]) for i in after]
+    return len(world.fallen) - fallen0, sum(1 for d in shifts if d > 1.0), sum(shifts)
+
+
+@pytest.fixture(scope="module")
+def loose():
+    w = TokamiWorld(dict(enumerate(model.free_poses("b"))))
+    assert w.settle().settled
+    return w
+
+
+def test_a_fast_pull_of_a_loaded_stick_disturbs_more_than_a_slow_one(loose):
+    snap = loose.snapshot()
+    before = loose.poses()
+    loads = loose.static_loads()
+    sid = max((i for i in before if before[i][0] == "along"), key=lambda i: (loads[i], -i))
+    assert loads[sid] > 3.0                          # it really carries something
+    figures = {}
+    for name, speed in (("slow", PILE.slow_pull), ("fast", FAST_PULL)):
+        w = TokamiWorld.restore(snap)
+        w.extract(sid, speed)
+        assert w.settle().settled
+        figures[name] = disturbance(before, w, len(loose.fallen))
+    print(f"\n[figure] pull of stick {sid} (load {loads[sid]:.1f}): slow {figures['slow']}, fast {figures['fast']}"
+          " (fallen, moved > 1 mm, summed shift mm)")
+    slow, fast = figures["slow"], figures["fast"]
+    assert (fast[0], fast[1]) > (slow[0], slow[1])
+    assert fast[2] > slow[2]
+
+
+def test_the_pull_speed_is_part_of_the_hand_track_and_replays():
+    m = Match(TokamiRules(), {"players": 2, "seats": ["human", "human"], "setup": "free"}, 3)
+    m.submit(PHYSICS, driver.settle_action(m.state))
+    st = m.state
+    loads = TokamiWorld(st.poses).static_loads()
+    sid = max((i for i, p in st.poses.items() if p[0] == "along" and i != st.taboo), key=lambda i: (loads[i], -i))
+    assert loads[sid] > 1.0
+    m.submit(0, {"t": "take", "stick": sid})
+    st = m.state
+    outcomes = {}
+    for v in (PILE.slow_pull, FAST_PULL):
+        act = driver.run_plan(st, [["grab"], ["pull", v], ["lift", "along"], ["release"]])
+        assert ["pull", v] in [e[1:] for e in act["hand"]]
+        again = driver.replay(st, act["hand"]).action
+        assert again == act
+        outcomes[v] = act["poses"]
+    assert outcomes[PILE.slow_pull] != outcomes[FAST_PULL]
+    with pytest.raises(ValueError):
+        driver.run_plan(st, [["grab"], ["pull", -1.0], ["lift"]])
