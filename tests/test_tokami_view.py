@@ -401,7 +401,7 @@ def test_undo_is_only_for_practice_games(app):
     scripted_raise(m)
     n = len(m.log)
     app.step([key(pygame.K_z, pygame.KMOD_CTRL)], STEP)
-    assert len(m.log) == n and m.cursor == n and "practice" in scene.msg[0] and not scene.b_undo.enabled
+    assert len(m.log) == n and m.cursor == n and "practice" in app.toast_text and not scene.b_undo.enabled
 
 
 def test_f5_replays_the_last_turn_at_quarter_speed_without_touching_the_match(app):

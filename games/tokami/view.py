@@ -38,7 +38,7 @@ from typing import Any
 import pygame
 
 from sim.ai.worker import BotWorker
-from sim.app.scene import Scene, WheelSteps
+from sim.app.table import TableScene
 from sim.app.widgets import Button, dim_backdrop, draw_symbol, mix
 from sim.core.match import Match
 from sim.core.rules import PHYSICS, IllegalAction
@@ -215,7 +215,7 @@ def fits(world: TokamiWorld, sid: int, pose: model.Pose) -> bool:
     return True
 
 
-class TokamiScene(Scene):
+class TokamiScene(TableScene):
     """Tokami on ``match`` (a TokamiRules match in any phase: a resumed match goes on where it was).
 
     Every "human" seat plays with the mouse when it is their turn (hot-seat); every "bot:LEVEL" seat by
@@ -224,13 +224,11 @@ class TokamiScene(Scene):
     title = "Tokami"
 
     def __init__(self, app: Any, match: Match, **opts: Any):
-        super().__init__(app)
-        self.match = match
+        super().__init__(app, match, get_spec("tokami"))
         self.kinds: list[str] = list(match.config.get("seats") or [])
-        self.humans = [i for i, k in enumerate(self.kinds) if k == "human"]
         self.proj = draw.Projection(PROJ_SCALE, PROJ_ORIGIN)
         self.worker = BotWorker("tokami-bot")
-        self.bots: dict[int, Any] = dict(opts.get("bots") or {})
+        self.seat_bots: dict[int, Any] = dict(opts.get("bots") or {})
         self.bots_missing: str | None = None
         self.job: dict | None = None          # the bot decision under way: {"cursor", "seat", "since"}
         self.think = 0.0                      # seconds the bot to move has been thinking
@@ -252,19 +250,14 @@ class TokamiScene(Scene):
         self.hover: int | None = None
         self.focus: int | None = None         # the stick whose height is shown when none is held
         self.shift = False
-        self.wheel = WheelSteps()
-        self.clock = 0.0
-        self.msg: tuple[str, tuple, float] | None = None
         self.banner: tuple[str, float] | None = None
         self.card: dict | None = None         # round-end card
-        self.show_result = True
         self._last_knock = -1.0
         self._reads = 0
         self._tension_world: TokamiWorld | None = None
         self._tension: dict[int, float] = {}
         self._wobble: dict[int, float] = {}
         self._static_tension: tuple[int, dict] | None = None
-        self._texts: dict = {}
         self._bg: tuple | None = None
         self._pile: tuple | None = None
         self._panel: tuple | None = None
@@ -275,31 +268,12 @@ class TokamiScene(Scene):
         self._seen = match.cursor
         self._turn_of = (match.state.round, match.state.player, match.state.phase == "turn")
         self._build_buttons()
-        match.listeners.append(self._on_events)
+        self.on_enter()
 
     # ------------------------------------------------------------------ scene plumbing
-    def on_enter(self) -> None:
-        if self._on_events not in self.match.listeners:
-            self.match.listeners.append(self._on_events)
-
     def on_exit(self) -> None:
+        super().on_exit()
         self.worker.cancel()
-        try:
-            self.match.listeners.remove(self._on_events)
-        except ValueError:
-            pass
-
-    @property
-    def state(self):
-        return self.match.state
-
-    @property
-    def rules(self):
-        return self.match.rules
-
-    @property
-    def theme(self):
-        return self.app.theme
 
     def is_human(self, seat: int) -> bool:
         return 0 <= seat < len(self.kinds) and self.kinds[seat] == "human"
@@ -314,14 +288,6 @@ class TokamiScene(Scene):
 
     def name(self, seat: int) -> str:
         return seat_name(self.kinds[seat]) if seat < len(self.kinds) else "Player"
-
-    def _sound(self, name: str) -> None:
-        audio = getattr(self.app, "audio", None)
-        if audio is not None:
-            audio.play(name)
-
-    def _say(self, text: str, colour=None, seconds: float = 3.0) -> None:
-        self.msg = (text, colour or self.theme.text, seconds)
 
     def busy(self) -> bool:
         """Whether something is running that the player must wait for (a settle, a bot, a replay)."""
@@ -338,14 +304,14 @@ class TokamiScene(Scene):
         self.b_replay = Button((col[2], y1, bw, bh), "Replay", self.do_replay, font_size=16, tooltip="F5")
         self.b_undo = Button((col[0], y2, bw, bh), "Undo turn", self.do_undo, font_size=16, tooltip="Ctrl+Z")
         self.b_rules = Button((col[1], y2, bw, bh), "Rules", self.do_rules, font_size=16, tooltip="F1")
-        self.b_menu = Button((col[2], y2, bw, bh), "Menu", self.do_launcher, font_size=16, style="quiet")
+        self.b_menu = Button((col[2], y2, bw, bh), "Menu", self.do_menu, font_size=16, style="quiet")
         self.panel_buttons = [self.b_refuse, self.b_end, self.b_replay, self.b_undo, self.b_rules, self.b_menu]
         cx, cy = PILE.centerx, 400
         self.b_next = Button((cx - 100, cy + 150, 200, 46), "Next round", self.do_next_round, style="primary",
                              font_size=18)
-        self.b_new = Button((cx - 260, cy + 190, 160, 46), "New game", self.do_new_game, style="primary",
+        self.b_new = Button((cx - 260, cy + 190, 160, 46), "New game", self.do_play_again, style="primary",
                             font_size=18)
-        self.b_launch = Button((cx - 80, cy + 190, 160, 46), "Launcher", self.do_launcher, font_size=18)
+        self.b_launch = Button((cx - 80, cy + 190, 160, 46), "Launcher", self.do_menu, font_size=18)
         self.b_view = Button((cx + 100, cy + 190, 160, 46), "View pile", self.do_toggle_result, font_size=18)
         self.b_show = Button((PILE.centerx - 90, PILE.bottom - 64, 180, 42), "Show result",
                              self.do_toggle_result, font_size=17, style="primary")
@@ -382,7 +348,7 @@ class TokamiScene(Scene):
         except IllegalAction as e:
             self._sound("reject")
             why = str(e)
-            self._say(why[:1].upper() + why[1:], self.theme.bad)
+            self.say(why[:1].upper() + why[1:], self.theme.bad)
             return False
         self._refresh_buttons()
         return True
@@ -392,12 +358,12 @@ class TokamiScene(Scene):
         if not self.human_to_move() or st.phase != "turn" or self.att is not None or self.busy():
             return
         if st.taboo is None or st.taboo not in st.poses:
-            self._say("There is no taboo stick to refuse with: take a stick", self.theme.text_dim)
+            self.say("There is no taboo stick to refuse with: take a stick", self.theme.text_dim)
             return
         asked = self._refuse_asked
         if asked is None or asked[0] != self.match.cursor or self.clock - asked[1] > REFUSE_CONFIRM:
             self._refuse_asked = (self.match.cursor, self.clock)
-            self._say("Refuse? The taboo stick becomes a minus stick (-1 point). R or Refuse again to confirm",
+            self.say("Refuse? The taboo stick becomes a minus stick (-1 point). R or Refuse again to confirm",
                       self.theme.bad, seconds=REFUSE_CONFIRM)
             self._sound("reject")
             self._refresh_buttons()
@@ -422,17 +388,17 @@ class TokamiScene(Scene):
             self._refresh_buttons()
             return
         if self.att is not None and self.committed:
-            self._say("Finish your move first", self.theme.text_dim)
+            self.say("Finish your move first", self.theme.text_dim)
             return
         items = last_turn_tracks(self.match)
         if not items:
-            self._say("No turn to replay yet", self.theme.text_dim)
+            self.say("No turn to replay yet", self.theme.text_dim)
             return
         self._drop_attempt()
         try:
             pb = driver.Playback(items[0][0], items[0][1])
         except ValueError as e:
-            self._say(f"Cannot replay: {e}", self.theme.bad)
+            self.say(f"Cannot replay: {e}", self.theme.bad)
             return
         self.replay = {"items": items, "i": 0, "pb": pb, "pause": 0.0}
         self._refresh_buttons()
@@ -450,35 +416,37 @@ class TokamiScene(Scene):
         """Practice games: back to the start of the latest human turn (Ctrl+Z)."""
         st = self.state
         if not st.practice:
-            self._say("Undo only in practice games: touch means take", self.theme.text_dim)
+            self.unavailable("undo only in practice games: touch means take")
             return
         n = self._undo_target()
         if n is None:
-            self._say("Nothing to undo yet", self.theme.text_dim)
+            self.unavailable("nothing to undo yet")
             return
         self._reset_live()
         self.card = None
         self._rewind(n)
         self._sound("undo")
-        self._say(f"Back to the start of {self.tag(self.state.player)}'s turn", self.theme.accent)
+        self.say(f"Back to the start of {self.tag(self.state.player)}'s turn", self.theme.accent)
         self._refresh_buttons()
 
-    def do_rules(self) -> None:
-        SPEC = get_spec("tokami")
-        show = getattr(self.app, "show_rules", None)
-        if show is not None:
-            show(SPEC)
+    def do_redo(self) -> None:
+        self.unavailable("Tokami has no redo: a turn taken back is played again by hand")
 
-    def do_launcher(self) -> None:
-        go = getattr(self.app, "to_launcher", None)
-        if go is not None:
-            go()
+    def hint_refusal(self) -> str | None:
+        why = super().hint_refusal()
+        if why is None and self.state.phase != "turn":
+            return "a hint is for choosing a stick, at the start of your turn"
+        return why
 
-    def do_new_game(self) -> None:
-        from sim.core.match import random_seed
-
-        SPEC = get_spec("tokami")
-        self.app.start_match(SPEC, Match(self.match.rules, self.match.config, random_seed()))
+    def show_hint(self, action: dict) -> None:
+        """The stick the strongest bot would raise is focused (its height to beat shown)."""
+        if action.get("t") == "take":
+            self.focus = action["stick"]
+            self.say(f"Hint: raise stick {action['stick']} (its height to beat is shown)", self.theme.accent, 6.0)
+        elif action.get("t") == "refuse":
+            self.say("Hint: refuse (R): the taboo stick is worth losing a point here", self.theme.accent, 6.0)
+        else:
+            super().show_hint(action)
 
     def do_toggle_result(self) -> None:
         self.show_result = not self.show_result
@@ -554,7 +522,7 @@ class TokamiScene(Scene):
         try:
             att = driver.Attempt(st, sid)
         except ValueError as e:
-            self._say(str(e), self.theme.bad)
+            self.say(str(e), self.theme.bad)
             return
         pose = st.poses[sid]
         depth = draw.depth_range(pose)[0]
@@ -635,7 +603,7 @@ class TokamiScene(Scene):
                 self._close()
             else:
                 self.hold["button"] = False
-                self._say("Nothing to lay it on here: move it over the pile and click", self.theme.bad)
+                self.say("Nothing to lay it on here: move it over the pile and click", self.theme.bad)
                 self._sound("reject")
             return
         if not self.committed:
@@ -653,7 +621,7 @@ class TokamiScene(Scene):
                 kind = "along" if att.ghost[0] == "across" else "across"
                 att.set_ghost(kind, self.lane if kind == "across" else None)
                 self._set_depth(draw.depth_range(att.ghost)[0])
-                self._say(self.ghost_words(att.ghost), self.theme.text_dim)
+                self.say(self.ghost_words(att.ghost), self.theme.text_dim)
                 self._sound("rotate")
             elif att.kind == "draw":
                 if att.can_lift():
@@ -661,7 +629,7 @@ class TokamiScene(Scene):
                     att.lift_out()
                     self._sound("out")
                 else:
-                    self._say("Drag it out of the V to take it", self.theme.text_dim)
+                    self.say("Drag it out of the V to take it", self.theme.text_dim)
             elif att.can_lift():
                 # the first Tab only takes it out of the plane, lying as it lay; Tab again turns it
                 pose = att.held_pose()
@@ -670,13 +638,13 @@ class TokamiScene(Scene):
                 if pose[0] == "across":
                     self.lane = pose[1]
                 self._set_depth(draw.depth_range(att.ghost)[0])
-                self._say(self.ghost_words(att.ghost), self.theme.text_dim)
+                self.say(self.ghost_words(att.ghost), self.theme.text_dim)
                 self._sound("out")
             else:
-                self._say("It is wedged: it can leave the plane once nothing in front or behind holds it",
+                self.say("It is wedged: it can leave the plane once nothing in front or behind holds it",
                           self.theme.text_dim)
         except ValueError as e:
-            self._say(str(e), self.theme.bad)
+            self.say(str(e), self.theme.bad)
 
     def _choose_lane(self, lane: int) -> None:
         """1-6, [ ]: put the held across-stick (or its ghost) in ``lane``."""
@@ -692,11 +660,11 @@ class TokamiScene(Scene):
                 att.set_pull(self.hand_speed())
                 att.lift_out("across", lane)
             else:
-                self._say("It is wedged: it can leave the plane once nothing in front or behind holds it",
+                self.say("It is wedged: it can leave the plane once nothing in front or behind holds it",
                           self.theme.text_dim)
                 return
         except ValueError as e:
-            self._say(str(e), self.theme.bad)
+            self.say(str(e), self.theme.bad)
             return
         self._set_depth(lane)
         self._sound("rotate")
@@ -740,7 +708,7 @@ class TokamiScene(Scene):
         self.view_lane = max(0, min(model.LANES - 1, lane))
         self.hover = None
         if self.view_lane:
-            self._say(f"Looking into lane {self.view_lane + 1}: the lanes in front are see-through (1 shows all)",
+            self.say(f"Looking into lane {self.view_lane + 1}: the lanes in front are see-through (1 shows all)",
                       self.theme.text_dim)
 
     def _turn(self, steps: int) -> None:
@@ -750,7 +718,7 @@ class TokamiScene(Scene):
         self.angle += steps * step
 
     # ------------------------------------------------------------------ events
-    def handle_event(self, event: Any) -> bool:
+    def handle_input(self, event: Any) -> bool:
         et = event.type
         if et in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self.pointer = event.pos
@@ -788,9 +756,6 @@ class TokamiScene(Scene):
             self.shift = True
             return True
         if mods & pygame.KMOD_CTRL:
-            if k == pygame.K_z:
-                self.do_undo()
-                return True
             return False
         if k == pygame.K_F5:
             self.do_replay()
@@ -859,14 +824,14 @@ class TokamiScene(Scene):
                 self.hold["button"] = True
                 self._sound("place")
             else:
-                self._say("Nothing to lay it on here: move it over the pile", self.theme.bad)
+                self.say("Nothing to lay it on here: move it over the pile", self.theme.bad)
                 self._sound("reject")
             return
         if self.busy() or self.att is not None:
             return
         if not self.human_to_move():
             if st.phase in ("turn", "winning", "raise", "draw"):
-                self._say(f"Wait: it is {self.tag(st.player)}'s turn ({self.name(st.player)})",
+                self.say(f"Wait: it is {self.tag(st.player)}'s turn ({self.name(st.player)})",
                           self.theme.text_dim)
             return
         sid = draw.pick(self.proj, self._pickable(), pos)
@@ -874,17 +839,17 @@ class TokamiScene(Scene):
             return
         if st.phase in ("raise", "draw"):
             if sid != st.held:
-                self._say(f"Touch means take: you took stick {st.held}, use it", self.theme.bad)
+                self.say(f"Touch means take: you took stick {st.held}, use it", self.theme.bad)
                 self._sound("reject")
                 return
         elif sid == st.taboo:
             what = "raise" if st.phase == "turn" else "take"
-            self._say(f"That is the taboo stick: you may not {what} it"
+            self.say(f"That is the taboo stick: you may not {what} it"
                       + (" (R refuses: it becomes a minus stick)" if st.phase == "turn" else ""), self.theme.bad)
             self._sound("reject")
             return
         elif st.phase == "winning" and st.current and sid == st.current["stick"]:
-            self._say("You just raised that stick: take another one, or end your turn (Enter)", self.theme.bad)
+            self.say("You just raised that stick: take another one, or end your turn (Enter)", self.theme.bad)
             self._sound("reject")
             return
         self.hover = None
@@ -903,29 +868,29 @@ class TokamiScene(Scene):
                 hb, ha = e.get("hp_before"), e.get("hp_after")
                 if e["ok"]:
                     self._sound("place")
-                    self._say(f"Raised: {hb:.1f} -> {ha:.1f} mm", th.good)
+                    self.say(f"Raised: {hb:.1f} -> {ha:.1f} mm", th.good)
                 elif ha is not None:
                     self._sound("reject")
-                    self._say(f"Not higher: {hb:.1f} -> {ha:.1f} mm (it needs more than "
+                    self.say(f"Not higher: {hb:.1f} -> {ha:.1f} mm (it needs more than "
                               f"{hb + model.RAISE_MARGIN:.1f}): a minus stick", th.bad)
                 else:
                     self._sound("reject")
-                    self._say("Not put back on the X: a minus stick", th.bad)
+                    self.say("Not put back on the X: a minus stick", th.bad)
             elif kind == "fall":
                 n = len(e["sticks"])
                 self._sound("penalty")
-                self._say(f"{n} stick{'s' if n != 1 else ''} fell: minus sticks for {self.tag(e['player'])}", th.bad)
+                self.say(f"{n} stick{'s' if n != 1 else ''} fell: minus sticks for {self.tag(e['player'])}", th.bad)
             elif kind == "winning":
                 self._sound("gobble")
-                self._say(f"A winning stick ({e['colour']}) for {self.tag(e['player'])}", th.good)
+                self.say(f"A winning stick ({e['colour']}) for {self.tag(e['player'])}", th.good)
             elif kind == "return":
                 n = len(e["sticks"])
                 self._sound("out")
-                self._say(f"{n} {e['colour']} minus stick{'s' if n != 1 else ''} back to the box", th.good)
+                self.say(f"{n} {e['colour']} minus stick{'s' if n != 1 else ''} back to the box", th.good)
             elif kind == "not_taken":
-                self._say("The stick stayed on the X: no winning stick this time", th.text_dim)
+                self.say("The stick stayed on the X: no winning stick this time", th.text_dim)
             elif kind == "refuse":
-                self._say(f"{self.tag(e['player'])} refuses: the taboo stick becomes a minus stick", th.text_dim)
+                self.say(f"{self.tag(e['player'])} refuses: the taboo stick becomes a minus stick", th.text_dim)
             elif kind == "round_end":
                 self.banner = None
                 if before is None:
@@ -938,7 +903,7 @@ class TokamiScene(Scene):
                 self.show_result = True
                 best = max(match.outcome()["totals"])
                 won = any(self.is_human(p) and match.state.totals[p] == best for p in range(len(self.kinds)))
-                self._sound("win" if won or not self.humans else "lose")
+                self._sound("win" if won or not self.humans() else "lose")
             elif kind in ("seek", "undo", "redo", "truncate"):
                 self._reset_live()
         self._seen = match.cursor
@@ -953,7 +918,7 @@ class TokamiScene(Scene):
         """A banner when the turn passes to a human: whose turn it is in hot-seat, "Your turn" else."""
         if not self.is_human(seat):
             return
-        if len(self.humans) > 1:
+        if len(self.humans()) > 1:
             self.banner = (f"{self.tag(seat)}'s turn", 0.0)
         else:
             self.banner = ("Your turn", 0.0)
@@ -963,6 +928,7 @@ class TokamiScene(Scene):
         self.clock += dt
         if getattr(self.app, "top", self) is not self:
             return                                   # paused under a dialog (rules, ...)
+        self._poll_hint()
         self._tick_feedback(dt)
         self._update_coda(dt)
         if self.replay is not None:
@@ -971,7 +937,7 @@ class TokamiScene(Scene):
             return
         if self.card is not None:
             self.card["age"] += dt
-            if not self.humans and self.card["age"] >= CARD_AUTO:
+            if not self.humans() and self.card["age"] >= CARD_AUTO:
                 self.card = None
             else:
                 self._refresh_buttons()
@@ -986,9 +952,8 @@ class TokamiScene(Scene):
         self._refresh_buttons()
 
     def _tick_feedback(self, dt: float) -> None:
-        if self.msg is not None:
-            text, col, left = self.msg
-            self.msg = (text, col, left - dt) if left - dt > 0 else None
+        if self.msg is not None and self.clock >= self.msg[2]:
+            self.msg = None
         if self.banner is not None:
             text, t = self.banner
             self.banner = (text, t + dt) if t + dt < BANNER_TIME else None
@@ -1021,7 +986,7 @@ class TokamiScene(Scene):
             try:
                 self.run = driver.SettleRun(st)
             except ValueError as e:
-                self._say(str(e), self.theme.bad)
+                self.say(str(e), self.theme.bad)
                 return
             self.run_cursor = self.match.cursor
         run = self.run
@@ -1075,8 +1040,8 @@ class TokamiScene(Scene):
             self.submit(PHYSICS, action)
 
     def _bot(self, seat: int):
-        if seat in self.bots:
-            return self.bots[seat]
+        if seat in self.seat_bots:
+            return self.seat_bots[seat]
         kind = self.kinds[seat]
         try:
             SPEC = get_spec("tokami")
@@ -1084,7 +1049,7 @@ class TokamiScene(Scene):
         except ImportError:
             self.bots_missing = "The bots are not available: their seats wait"
             return None
-        self.bots[seat] = bot
+        self.seat_bots[seat] = bot
         return bot
 
     def _update_bot(self, dt: float) -> None:
@@ -1109,7 +1074,7 @@ class TokamiScene(Scene):
                 ready, res = self.worker.poll()
             except Exception as e:  # noqa: BLE001 - a broken bot is reported, and its seat plays safe
                 traceback.print_exc(file=sys.stderr)
-                self._say(f"Bot error ({e.__class__.__name__}): it plays safe", self.theme.bad)
+                self.say(f"Bot error ({e.__class__.__name__}): it plays safe", self.theme.bad)
                 self.job = {"cursor": self.match.cursor, "seat": seat}
                 self.worker.start(_safe_job(self.rules, st, seat))
                 return
@@ -1206,41 +1171,8 @@ class TokamiScene(Scene):
         self._read_world(pb.attempt.world, impact)
 
     # ------------------------------------------------------------------ drawing helpers
-    def _text(self, text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
-        key = (text, size, tuple(colour), bold)
-        surf = self._texts.get(key)
-        if surf is None:
-            if len(self._texts) > 600:
-                self._texts.clear()
-            surf = self.app.font(size, bold).render(text, True, colour)
-            self._texts[key] = surf
-        return surf
-
-    def _blit_text(self, surface, text, size, colour, bold=False, **anchor) -> pygame.Rect:
-        img = self._text(text, size, colour, bold)
-        r = img.get_rect(**anchor)
-        surface.blit(img, r)
-        return r
-
-    def _pill(self, surface, text, centre, colour, fg=None, size=18, alpha=235) -> pygame.Rect:
-        th = self.theme
-        img = self._text(text, size, fg or th.text, True)
-        r = img.get_rect(center=centre)
-        box = r.inflate(30, 14)
-        bg = pygame.Surface(box.size, pygame.SRCALPHA)
-        pygame.draw.rect(bg, tuple(colour) + (alpha,), bg.get_rect(), border_radius=box.h // 2)
-        surface.blit(bg, box)
-        pygame.draw.rect(surface, mix(colour, (255, 255, 255), 0.35), box, 1, border_radius=box.h // 2)
-        surface.blit(img, r)
-        return box
-
-    def _card(self, surface, rect, label=None, edge=None) -> None:
-        th = self.theme
-        pygame.draw.rect(surface, mix(th.panel, th.bg, 0.45), rect, border_radius=12)
-        pygame.draw.rect(surface, edge or mix(th.panel, th.panel_edge, 0.6), rect, 1 if edge is None else 2,
-                         border_radius=12)
-        if label:
-            self._blit_text(surface, label, 13, th.text_dim, True, topleft=(rect.x + 14, rect.y + 10))
+    def _pill(self, surface, text, centre, colour, fg=None, size=18, alpha=235, **kw) -> pygame.Rect:
+        return self.kit.pill(surface, text, centre, colour, fg, size, alpha=alpha, **kw)
 
     def _symbols(self) -> bool:
         return True   # the marks are always drawn: four colours must never rely on hue alone
@@ -1575,9 +1507,10 @@ class TokamiScene(Scene):
             done = "  ".join("/".join(f"{s:+d}" for s in r) for r in st.round_scores)
             self._blit_text(surface, f"Rounds so far: {done}"[:46], 12, th.text_dim,
                             bottomleft=(SCORE_CARD.x + 12, SCORE_CARD.bottom - 8))
-        help_lines = ["R refuse  ·  Enter end turn  ·  F5 replay", "Ctrl+Z practice undo  ·  F1 rules  ·  Esc menu"]
+        help_lines = ["R refuse  ·  Enter end turn  ·  F5 replay  ·  H hint",
+                      "Ctrl+Z practice undo  ·  F1 rules  ·  Esc menu"]
         for i, line in enumerate(help_lines):
-            self._blit_text(surface, line, 13, th.text_dim, midtop=(PANEL.centerx, 712 + i * 20))
+            self.kit.blit(surface, line, 13, th.text_dim, width=PW, midtop=(PANEL.centerx, 712 + i * 20))
         seed = self._text(f"game {self.match.seed}" + ("  ·  practice" if st.practice else ""), 12,
                           mix(th.panel, th.text_dim, 0.6))
         surface.blit(seed, seed.get_rect(bottomright=(PX + PW, H_LOGICAL - 12)))
@@ -1648,7 +1581,7 @@ class TokamiScene(Scene):
         best = out["totals"][winners[0]]
         if len(winners) == 1:
             w = winners[0]
-            title = "You win!" if self.is_human(w) and len(self.humans) == 1 else f"{self.tag(w)} wins!"
+            title = "You win!" if self.is_human(w) and len(self.humans()) == 1 else f"{self.tag(w)} wins!"
         else:
             title = "Shared win: " + ", ".join(self.tag(w) for w in winners)
         return title, f"Best total {best} after {len(out['rounds'])} round{'s' if len(out['rounds']) != 1 else ''}"
