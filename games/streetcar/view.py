@@ -1567,30 +1567,15 @@ class StreetcarScene(TableScene):
     def _draw_result(self, surface) -> None:
         th = self.theme
         st = self.state
-        shade = pygame.Surface(AREA.size, pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 130))
-        surface.blit(shade, (0, 0))
         box = self.end_box()
-        pygame.draw.rect(surface, th.panel, box, border_radius=18)
         win = st.winner if st.winner >= 0 else None
-        hs = self.humans()
-        mine = len(hs) == 1 and win is not None
-        good = mine and win == hs[0]
-        pygame.draw.rect(surface, th.good if good else th.bad if mine else th.panel_edge, box, 2, border_radius=18)
-        if win is None:
-            title = "A draw"
-        elif mine:
-            title = "You win!" if good else "You lose"
-        else:
-            title = f"{self.seat_name(win)} wins"
-        self._blit_text(surface, title, 36, th.good if good else th.text, True, midtop=(box.centerx, box.y + 18))
         if win is not None:
             me = st.seats[win]
             sub = (f"Line {me.line} reached {TERMINAL_NAMES[me.line][me.dest]} with every stop served "
                    f"after {st.turns} turns.")
         else:
             sub = "Nobody could lay a tile for a whole round while nobody was driving."
-        self._blit_text(surface, sub, 15, th.text_dim, midtop=(box.centerx, box.y + 66))
+        self.draw_end_frame(surface, AREA, box, win, sub)
         cols = [box.x + 30, box.x + 250, box.x + 330]
         y = box.y + 104
         for x, label in zip(cols, ("PLAYER", "LINE", "STOPS AND TRIP")):

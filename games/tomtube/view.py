@@ -1361,26 +1361,12 @@ class TomTubeScene(TableScene):
         th = self.theme
         st = self.state
         out = self.rules.outcome(st)
-        shade = pygame.Surface(BOARD.size, pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 130))
-        surface.blit(shade, BOARD.topleft)
         box = self.end_box()
-        pygame.draw.rect(surface, th.panel, box, border_radius=18)
-        humans = [s for s in (0, 1) if not self.is_bot(s)]
         win = out["winner"]
-        mine = len(humans) == 1 and win is not None
-        good = mine and win == humans[0]
-        pygame.draw.rect(surface, th.good if good else th.bad if mine else th.panel_edge, box, 2, border_radius=18)
-        if win is None:
-            title = "A draw"
-        elif mine:
-            title = "You win!" if good else "You lose"
-        else:
-            title = f"{PLAYER_NAMES[win]} wins"
-        self._blit_text(surface, title, 34, th.good if good else th.text, True, midtop=(box.centerx, box.y + 18))
         reason = self.end_reason()
-        self._blit_text(surface, (reason[:1].upper() + reason[1:] + ".") if reason else "", 14, th.text_dim,
-                        midtop=(box.centerx, box.y + 64))
+        title = f"{PLAYER_NAMES[win]} wins" if win is not None and len(self.humans()) != 1 else None
+        self.draw_end_frame(surface, BOARD, box, win, (reason[:1].upper() + reason[1:] + ".") if reason else "",
+                            title, size=34)
         if win is not None and out["scores"][0] == out["scores"][1]:
             self._blit_text(surface, f"Tied on points: {PLAYER_NAMES[win]} came home first.", 13, th.text_dim,
                             midtop=(box.centerx, box.y + 84))

@@ -1015,27 +1015,11 @@ class TumbleweedScene(TableScene):
         th = self.theme
         st = self.state
         out = self.match.outcome()
-        shade = pygame.Surface(BOARD.size, pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 120))
-        surface.blit(shade, BOARD.topleft)
         box = self.end_box()
-        pygame.draw.rect(surface, th.panel, box, border_radius=18)
-        humans = [s for s in (0, 1) if not self.is_bot(s)]
         win = out["winner"]
-        mine = len(humans) == 1 and win is not None
-        good = mine and win == humans[0]
-        edge = th.good if good else th.bad if mine else th.panel_edge
-        pygame.draw.rect(surface, edge, box, 2, border_radius=18)
-        if win is None:
-            title = "A draw"
-        elif mine:
-            title = "You win!" if good else "You lose"
-        else:
-            title = f"{self.who(st.colour_of(win))} wins"
-        self._blit_text(surface, title, 36, th.good if good else th.text, True, midtop=(box.centerx, box.y + 20))
         ended = ENDED.get(out.get("ended") or "", "")
-        self._blit_text(surface, f"The game ended by {ended}." if ended else "", 15, th.text_dim,
-                        midtop=(box.centerx, box.y + 70))
+        title = f"{self.who(st.colour_of(win))} wins" if win is not None and len(self.humans()) != 1 else None
+        self.draw_end_frame(surface, BOARD, box, win, f"The game ended by {ended}." if ended else "", title, 120)
         cols = [box.x + 40, box.x + 290, box.x + 380, box.x + 480]
         y = box.y + 104
         for x, label in zip(cols, ("PLAYER", "STACKS", "TERRITORY", "SCORE")):

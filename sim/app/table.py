@@ -478,20 +478,29 @@ class TableScene(Scene):
         self.b_show = Button(show, "Show result (V)", self.do_toggle_result, font_size=17, style="primary")
         self.end_buttons = [self.b_again, self.b_launch, self.b_view]
 
-    def draw_end_frame(self, surface, area: pygame.Rect, box: pygame.Rect, title: str, sub: str,
-                       winner: int | None) -> None:
+    def end_title(self, winner: int | None) -> str:
+        """"A draw", "You win!" / "You lose" (the one human at the table), or "<seat name> wins"."""
+        if winner is None:
+            return "A draw"
+        hs = self.humans()
+        if len(hs) == 1:
+            return "You win!" if winner == hs[0] else "You lose"
+        return f"{self.seat_name(winner)} wins"
+
+    def draw_end_frame(self, surface, area: pygame.Rect, box: pygame.Rect, winner: int | None, sub: str = "",
+                       title: str | None = None, alpha: int = 130, size: int = 36) -> None:
         """The end card's frame over ``area``: shade, card ``box`` edged by the outcome for the one
-        human at the table (good: won, bad: lost), ``title`` and ``sub`` on top."""
+        human at the table (good: won, bad: lost), the title (default :meth:`end_title`) and ``sub``."""
         th = self.theme
-        self.kit.shade(surface, area)
+        self.kit.shade(surface, area, alpha)
         hs = self.humans()
         mine = len(hs) == 1 and winner is not None
         good = mine and winner == hs[0]
         pygame.draw.rect(surface, th.panel, box, border_radius=18)
         pygame.draw.rect(surface, th.good if good else th.bad if mine else th.panel_edge, box, 2,
                          border_radius=18)
-        self.kit.blit(surface, title, 36, th.good if good else th.text, True, width=box.w - 40,
-                      midtop=(box.centerx, box.y + 18))
+        self.kit.blit(surface, self.end_title(winner) if title is None else title, size,
+                      th.good if good else th.text, True, width=box.w - 40, midtop=(box.centerx, box.y + 18))
         if sub:
             self.kit.blit(surface, sub, 15, th.text_dim, width=box.w - 40, midtop=(box.centerx, box.y + 66))
 

@@ -97,6 +97,6 @@ class NimScene(TableScene):
             box.center = AREA.center
             name = self.seat_name(w)
             how = "left the last stick to the other player" if s.misere else "took the last stick"
-            self.draw_end_frame(surface, AREA, box, f"{name} win{'' if name == 'You' else 's'}", f"{name} {how}.", w)
+            self.draw_end_frame(surface, AREA, box, w, f"{name} {how}.")
         for b in self.buttons():
             b.draw(surface, self.app)
