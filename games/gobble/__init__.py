@@ -3,31 +3,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.core.registry import GameSpec
+from sim.core.registry import GameSpec, lazy
 
 from .options import RACE_OPTIONS
 
 _HERE = Path(__file__).resolve().parent
-
-
-def _solitaire_rules():
-    from .rules import SolitaireRules
-    return SolitaireRules()
-
-
-def _solitaire_scene(app, match, **opts):
-    from .view import SolitaireScene
-    return SolitaireScene(app, match, **opts)
-
-
-def _race_rules():
-    from .race import RaceRules
-    return RaceRules()
-
-
-def _race_scene(app, match, **opts):
-    from .view_race import RaceScene
-    return RaceScene(app, match, **opts)
 
 
 def _race_setup(app, spec):
@@ -91,8 +71,8 @@ SOLITAIRE = GameSpec(
     name="gobble-solitaire",
     title="Gobble Solitaire",
     summary="Tantrix tiles, one at a time: join each to the Tantrix and end with no penalty stack.",
-    make_rules=_solitaire_rules,
-    make_scene=_solitaire_scene,
+    make_rules=lazy("games.gobble.rules:SolitaireRules"),
+    make_scene=lazy("games.gobble.view:SolitaireScene"),
     rules_text=_HERE / "rules.md",
     agents={"greedy": _agent("greedy"), "random": _agent("random")},
     default_agent="greedy",
@@ -105,8 +85,8 @@ RACE = GameSpec(
     name="gobble",
     title="Tantrix Gobble",
     summary="The real-time race: no turns, place your tiles as fast as you can, gobble and give tiles away.",
-    make_rules=_race_rules,
-    make_scene=_race_scene,
+    make_rules=lazy("games.gobble.race:RaceRules"),
+    make_scene=lazy("games.gobble.view_race:RaceScene"),
     rules_text=_HERE / "rules.md",
     players="2-6",
     realtime=True,

@@ -11,27 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sim.core.registry import GameSpec
+from sim.core.registry import GameSpec, lazy
 
 from .options import OPTIONS
 
 _HERE = Path(__file__).resolve().parent
 LEVELS = ("easy", "medium", "hard")
-
-
-def _rules():
-    from .rules import StreetcarRules
-    return StreetcarRules()
-
-
-def _scene(app, match, **opts):
-    from .view import StreetcarScene
-    return StreetcarScene(app, match, **opts)
-
-
-def _setup(app, spec):
-    from .view import make_setup_scene
-    return make_setup_scene(app, spec)
 
 
 def _bot(seat: int, level: str, seed: int = 0):
@@ -62,13 +47,13 @@ SPEC = GameSpec(
     title="Streetcar",
     summary="Lay track to link your terminals through your stops, then race your tram home with "
             "push-your-luck dice.",
-    make_rules=_rules,
-    make_scene=_scene,
+    make_rules=lazy("games.streetcar.rules:StreetcarRules"),
+    make_scene=lazy("games.streetcar.view:StreetcarScene"),
     rules_text=_HERE / "rules.md",
     players="2-5",
     make_bot=_bot,
     default_players=("human", "bot:medium", "bot:medium"),
-    make_setup=_setup,
+    make_setup=lazy("games.streetcar.view:make_setup_scene"),
     levels=LEVELS,
     options=OPTIONS,
     selfplay=_selfplay,

@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sim.core.registry import GameSpec
+from sim.core.registry import GameSpec, lazy
 
 from .options import OPTIONS
 
@@ -62,16 +62,6 @@ class TomTubeTable(TomTubeRules):
 
 def _rules() -> TomTubeTable:
     return TomTubeTable()
-
-
-def _scene(app, match, **opts):
-    from .view import TomTubeScene
-    return TomTubeScene(app, match, **opts)
-
-
-def _setup(app, spec):
-    from .view import make_setup_scene
-    return make_setup_scene(app, spec)
 
 
 def _bot(seat: int, level: str, seed: int = 0):
@@ -146,14 +136,14 @@ SPEC = GameSpec(
     title="Tom Tube",
     summary="Two astronauts build tubes between the stars and drift home with their solar counters.",
     make_rules=_rules,
-    make_scene=_scene,
+    make_scene=lazy("games.tomtube.view:TomTubeScene"),
     rules_text=_HERE / "rules.md",
     agents={lv: _agent(lv) for lv in LEVELS},
     default_agent="bot",
     players="2",
     make_bot=_bot,
     default_players=("human", "bot"),
-    make_setup=_setup,
+    make_setup=lazy("games.tomtube.view:make_setup_scene"),
     levels=LEVELS,
     options=OPTIONS,
     players_key=None,

@@ -14,28 +14,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sim.core.registry import GameSpec
+from sim.core.registry import GameSpec, lazy
 
 from .options import OPTIONS
 
 _HERE = Path(__file__).resolve().parent
 
 LEVELS = ("easy", "medium", "hard")
-
-
-def _rules():
-    from .rules import TumbleweedRules
-    return TumbleweedRules()
-
-
-def _scene(app, match, **opts):
-    from .view import TumbleweedScene
-    return TumbleweedScene(app, match, **opts)
-
-
-def _setup(app, spec):
-    from .view import make_setup_scene
-    return make_setup_scene(app, spec)
 
 
 def _bot(seat: int, level: str, seed: int = 0):
@@ -78,15 +63,15 @@ SPEC = GameSpec(
     name="tumbleweed",
     title="Tumbleweed",
     summary="Stack your tokens where your stacks can see: two players, a hexhex board, a strong bot.",
-    make_rules=_rules,
-    make_scene=_scene,
+    make_rules=lazy("games.tumbleweed.rules:TumbleweedRules"),
+    make_scene=lazy("games.tumbleweed.view:TumbleweedScene"),
     rules_text=_HERE / "rules.md",
     agents={lv: _agent(lv) for lv in LEVELS},
     default_agent="medium",
     players="2",
     make_bot=_bot,
     default_players=("human", "bot:medium"),
-    make_setup=_setup,
+    make_setup=lazy("games.tumbleweed.view:make_setup_scene"),
     levels=LEVELS,
     options=OPTIONS,
     players_key=None,

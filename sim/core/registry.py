@@ -124,6 +124,17 @@ GAMES: dict[str, str] = {
 }
 
 
+def lazy(target: str) -> Callable[..., Any]:
+    """A function that imports ``"module:attr"`` when first called and calls it with its arguments, so a
+    game's package names its rules, screen and dialog without importing them (nor pygame) up front."""
+    mod, attr = target.split(":")
+
+    def call(*args: Any, **kw: Any) -> Any:
+        return getattr(importlib.import_module(mod), attr)(*args, **kw)
+    call.__qualname__ = call.__name__ = f"lazy({target})"
+    return call
+
+
 def game_names() -> list[str]:
     return list(GAMES)
 

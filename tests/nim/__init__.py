@@ -7,15 +7,10 @@ nim`` uses the generic selfplay driver. Its options (``rules.OPTIONS``) give ``-
 from __future__ import annotations
 
 from pathlib import Path
-from sim.core.registry import GameSpec
+from sim.core.registry import GameSpec, lazy
 
 from .ai import LEVELS, make_agent
 from .rules import OPTIONS, NimRules
-
-
-def _scene(app, match, **opts):
-    from .view import NimScene
-    return NimScene(app, match, **opts)
 
 
 def _setup(app, spec):
@@ -29,7 +24,7 @@ SPEC = GameSpec(
     title="Nim",
     summary="Take sticks from one heap a turn; normal play or misère.",
     make_rules=NimRules,
-    make_scene=_scene,
+    make_scene=lazy("nim.view:NimScene"),
     rules_text=Path(__file__).resolve().parent / "rules.md",
     agents={lv: (lambda seed=0, lv=lv: make_agent(lv, seed)) for lv in LEVELS},
     default_agent="perfect",
