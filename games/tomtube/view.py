@@ -679,19 +679,15 @@ class TomTubeScene(TableScene):
     # ------------------------------------------------------------------ input
     def handle_input(self, event: Any) -> bool:
         et = event.type
+        if self.buttons_take(event):
+            return True
         if et == pygame.MOUSEMOTION:
-            for b in self.active_buttons():
-                b.handle_event(event)
             self.mouse = event.pos
             self.hover_option = next((k for k, b in enumerate(self.opt_buttons) if b.hover and
                                       b in self.active_buttons()), None)
             self.hover_slot = self.slot_at(event.pos) if self.phase_for_human() == "place" else None
             return True
         if et in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            for b in self.active_buttons():
-                if b.handle_event(event):
-                    self._refresh_buttons()
-                    return True
             if et == pygame.MOUSEBUTTONUP:
                 return True
             self.mouse = event.pos

@@ -500,16 +500,12 @@ class TumbleweedScene(TableScene):
     # ------------------------------------------------------------------ input
     def handle_input(self, event: Any) -> bool:
         et = event.type
+        if self.buttons_take(event):
+            return True
         if et == pygame.MOUSEMOTION:
-            for b in self.active_buttons():
-                b.handle_event(event)
             self.hover = self.cell_at(event.pos)
             return True
         if et in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            for b in self.active_buttons():
-                if b.handle_event(event):
-                    self._refresh_buttons()
-                    return True
             if et == pygame.MOUSEBUTTONUP:
                 return True
             if event.button == 3:

@@ -416,6 +416,24 @@ class TableScene(Scene):
             return True
         return False
 
+    def active_buttons(self) -> list[Button]:
+        """The buttons that take clicks now (the game's)."""
+        return []
+
+    def buttons_take(self, event: Any) -> bool:
+        """The active buttons see mouse events first: motion moves their hover (not consumed); a press or
+        release on one is consumed (the buttons brought up to date after a click)."""
+        et = event.type
+        if et == pygame.MOUSEMOTION:
+            for b in self.active_buttons():
+                b.handle_event(event)
+        elif et in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            for b in self.active_buttons():
+                if b.handle_event(event):
+                    self._refresh_buttons()
+                    return True
+        return False
+
     def handle_input(self, event: Any) -> bool:
         """The game's own handling of ``event`` (default: keys to :meth:`_key`)."""
         if event.type == pygame.KEYDOWN:

@@ -45,15 +45,14 @@ class NimScene(TableScene):
     def describe_action(self, action: dict) -> str:
         return f"take {action['n']} from heap {action['heap'] + 1}"
 
-    def buttons(self) -> list:
+    def active_buttons(self) -> list:
         if self.match.is_over():
             return self.end_buttons if self.show_result else [self.b_show]
         return []
 
     def handle_input(self, event: Any) -> bool:
-        for b in self.buttons():
-            if b.handle_event(event):
-                return True
+        if self.buttons_take(event):
+            return True
         if event.type == pygame.MOUSEMOTION:
             self.hover = self.hit(event.pos)
             return True
@@ -98,5 +97,5 @@ class NimScene(TableScene):
             name = self.seat_name(w)
             how = "left the last stick to the other player" if s.misere else "took the last stick"
             self.draw_end_frame(surface, AREA, box, w, f"{name} {how}.")
-        for b in self.buttons():
+        for b in self.active_buttons():
             b.draw(surface, self.app)
