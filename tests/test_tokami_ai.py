@@ -217,21 +217,26 @@ def test_hand_jitter_has_the_size_of_the_level(game):
     s = game[0]
     sid = 35
     slot = ai.Slot(("across", 2, 0.0, 120.0, 0.0), 126.0, 10.0, 118.5)
-    cand = ai._Candidate(sid, ai.TokamiBot._lift_plan(slot.pose), "lift", slot)
+    cand = ai._Candidate(sid, ai.TokamiBot._lift_plan(slot.pose, 30.0), "lift", slot)
     spread = {}
+    pulls = {}
     for level in ("easy", "hard"):
-        dx, da = [], []
+        dx, da, pv = [], [], []
         for seed in range(40):
             plan = make_bot(s.player, level, seed)._jitter(s, cand)
-            assert plan[1] == ["lift", "across", 2] and plan[3] == ["drop"]
-            dx.append(abs(plan[2][1]))
-            da.append(abs(plan[2][3]))
+            assert plan[1][0] == "pull" and plan[2] == ["lift", "across", 2] and plan[4] == ["drop"]
+            pv.append(plan[1][1])
+            dx.append(abs(plan[3][1]))
+            da.append(abs(plan[3][3]))
+        pulls[level] = statistics.median(pv)
+        assert pulls[level] == pytest.approx(LEVELS[level].pull, rel=0.3)
         sd = LEVELS[level].jitter_mm
         assert statistics.mean(dx) == pytest.approx(sd * math.sqrt(2 / math.pi), rel=0.35)
         assert statistics.mean(da) == pytest.approx(math.radians(LEVELS[level].jitter_deg) * math.sqrt(2 / math.pi),
                                                     rel=0.35)
         spread[level] = statistics.mean(dx)
     assert spread["easy"] > 4 * spread["hard"]
+    assert pulls["easy"] > 4 * pulls["hard"]                   # easy yanks, hard pulls carefully
 
 
 # ------------------------------------------------------------------------------ strength

@@ -400,11 +400,14 @@ def test_settle_action_removes_pending_sticks_and_stepwise_agrees(cube):
         settle_action(state("turn", cube))
 
 
-def test_raise_in_the_plane_is_higher_and_replays_bit_identically(cube):   # §8 item 6
+def test_a_raise_laid_on_top_is_higher_and_replays_bit_identically(cube):   # §8 item 6
+    # lifted out (front lane: nothing in front holds it), laid level on the top of the cube, let go;
+    # a stick merely lifted in the plane and let go drops back (tests/test_tokami_release.py)
     sid = 24
     st = state("raise", cube, held=sid)
-    x, y, a = cube[sid][2:]
-    plan = [["grab"], ["center", x, y + 40.0, a], ["wait", 0.25], ["release"]]
+    top = max(model.highest_point(p) for p in cube.values())
+    plan = [["grab"], ["lift", "across", 0], ["center", 0.0, top + 12.0, 0.0], ["drop"], ["wait", 0.25],
+            ["release"]]
     act = run_plan(st, plan)
     assert act["t"] == "raised" and act["placed"] is True and act["fallen"] == []
     hp_before = model.highest_point(cube[sid])
@@ -592,8 +595,9 @@ def test_driver_actions_are_accepted_by_the_rules():
     assert s.phase == "turn" and len(s.poses) == 36
     m.submit(s.player, {"t": "take", "stick": 24})
     s = m.state
-    x, y, a = s.poses[24][2:]
-    m.submit(PHYSICS, run_plan(s, [["grab"], ["center", x, y + 40.0, a], ["wait", 0.25], ["release"]]))
+    top = max(model.highest_point(p) for p in s.poses.values())
+    m.submit(PHYSICS, run_plan(s, [["grab"], ["lift", "across", 0], ["center", 0.0, top + 12.0, 0.0], ["drop"],
+                                   ["wait", 0.25], ["release"]]))
     s = m.state
     assert s.phase == "winning" and s.current["raised"] is True
     m.submit(s.player, {"t": "draw", "stick": 33})

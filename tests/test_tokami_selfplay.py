@@ -77,6 +77,14 @@ def test_the_sticks_add_up_after_every_turn(lines):
     assert all(t["on_x"] > ROUND_END_STICKS for t in turns[:-1]) and turns[-1]["on_x"] <= ROUND_END_STICKS
     summary = lines[-1]
     assert summary["mean_winning_per_round"] == won and summary["mean_minus_per_round"] == minus
+    # the round line's figures, recounted from the turn lines
+    rnd = of_type(lines, "round")[0]
+    assert rnd["turns"] == len(turns)
+    assert rnd["falls"] == sum(1 for t in turns if t["fallen"])
+    assert rnd["fallen"] == sum(len(t["fallen"]) for t in turns)
+    assert rnd["minus"] == [sum(len(t["minus"]) for t in turns if t["player"] == p) for p in range(2)]
+    assert rnd["returned"] == [sum(len(t["returned"]) for t in turns if t["player"] == p) for p in range(2)]
+    assert rnd["returns"] == [sum(1 for t in turns if t["player"] == p and t["returned"]) for p in range(2)]
 
 
 def test_round_scores_recounted_from_the_dealt_colours(lines):
@@ -112,17 +120,23 @@ def test_readable_output_has_a_line_per_round_and_a_summary(lines, monkeypatch, 
     m = record.from_record(of_type(lines, "game")[0]["record"])
     rounds = of_type(lines, "round")
 
-    def fake(seats, seed, rounds_, on_turn=None, on_round=None):
+    def fake(seats, seed, rounds_, on_turn=None, on_round=None, setup="cube"):
         for r in rounds:
             on_round(r)
+        row = {"turns": 5, "falls": 1, "fallen": 2, "minus": [3, 0], "returns": [1, 0], "returned": [2, 0]}
         return m, {"turns": 5, "falls": 1, "fall_turns": 1, "winning": [2, 3], "minus": [1, 0],
-                   "think": {"easy": [0.1, 0.3], "medium": [], "hard": []}}
+                   "think": {"easy": [0.1, 0.3], "medium": [], "hard": []}, "rounds": [row]}
 
     monkeypatch.setattr(selfplay, "play_match", fake)
     out: list[str] = []
     assert selfplay.run(SimpleNamespace(games=2, seed=9, json=False, rounds=1), SEATS, out.append) == 0
     assert len(out) == 3
-    assert out[0].startswith("game 1/2 seed 9 round 1/1: scores") and out[1].startswith("game 2/2 seed 10 round 1/1")
+    assert out[0].startswith("game 1/2 seed 9 round 1/1: ") and out[1].startswith("game 2/2 seed 10 round 1/1")
+    r = rounds[0]
+    assert (f"{r['turns']} turns, {r['falls']} falls ({r['fallen']} sticks fell), minus sticks {r['minus']}, "
+            f"colour returns {r['returns']}") in out[0]
+    assert ("2/2 rounds with a fall, 4 sticks fell in play, minus sticks by seat [6, 0], colour returns by "
+            "seat [2, 0]") in out[2]
     assert "10 turns, 2 sticks fell" in out[2] and "easy 0.20 s mean / 0.30 s max" in out[2]
 
 

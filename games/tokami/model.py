@@ -26,11 +26,11 @@ STICK_LENGTH = 72.0      #: mm (estimate)
 STICK_THICK = 12.0       #: mm, square cross-section (estimate)
 STICK_MASS = 6.0         #: g (estimate: 0.6 g/cm³ wood)
 BEVEL = 0.5              #: mm, corner radius of the physics boxes (outer extent stays L x T)
-WING = 110.0             #: mm from the crossing to each wing tip (estimate)
+WING = 90.0              #: mm from the crossing to each wing tip (estimate; chosen by the sweep of PHYSICS.md)
 BOARD_HALF = 4.0         #: mm, half the 8 mm board thickness
 LANES = 6                #: depth lanes, one stick thickness deep each (6 x 12 = 72 mm)
 GRAVITY = 9810.0         #: mm/s²
-WING_TIP = WING / math.sqrt(2.0)   #: 77.78 mm: x and y of the upper wing tips (±x, +y)
+WING_TIP = WING / math.sqrt(2.0)   #: 63.64 mm: x and y of the upper wing tips (±x, +y)
 TABLE_Y = -WING_TIP - BOARD_HALF - 10.0  #: centre line of the table segment (radius 10 mm)
 TABLE_RADIUS = 10.0
 

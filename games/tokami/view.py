@@ -612,7 +612,8 @@ class TokamiScene(TableScene):
         self._close()
 
     def _toggle_kind(self) -> None:
-        """Tab: the held stick leaves the plane (when it can) or turns across <-> along."""
+        """Tab: the held stick leaves the plane as it lies (when it can); Tab again turns it across or
+        along."""
         att = self.att
         if att is None or self.hold is None or self.closed:
             return
@@ -1412,7 +1413,8 @@ class TokamiScene(TableScene):
             self._pill(surface, msg, (PILE.centerx, 72), mix(th.bg, mc, 0.35), fg=th.text, size=15)
         elif self.bots_missing and not self.human_to_move():
             self._pill(surface, self.bots_missing, (PILE.centerx, 72), th.panel, fg=th.text_dim, size=15)
-        self._blit_text(surface, "drag: move  ·  wheel: turn (Shift fine)  ·  Tab: across/along  ·  1-6 [ ]: lane",
+        self._blit_text(surface, "drag: move  ·  wheel: turn (Shift fine)  ·  Tab: lift out, again: across/along"
+                        "  ·  1-6 [ ]: lane",
                         13, mix(th.bg, th.text_dim, 0.8), bottomleft=(14, PILE.bottom - 10))
 
     def _chips(self, surface, ids, colours, x, y, minus: bool = False) -> int:

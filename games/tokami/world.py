@@ -65,13 +65,14 @@ class PileModel:
     ``v`` mm/s drags each stick it supported into the gap and tips it, an impulse of
     ``m·μ·(tug_base + tug_gain·v)·load`` at the contact, along the contact surface downhill plus
     ``into_gap`` times that into the gap, ``load`` the static weight (in stick weights) that contact
-    carried (the stick and what rests on it, shared among its supports, at most ``load_cap``); ``side_drag`` 1/s: an across-stick dragged in its lane pulls the overlapping
+    carried (the stick and what rests on it, shared among its supports, at most ``load_cap``);
+    ``side_drag`` 1/s: an across-stick dragged in its lane pulls the overlapping
     across-sticks of the lanes next to it towards its own velocity at that rate, at most ``μ·g``
     (their side faces rub); ``slow_pull`` mm/s: the pull speed of a careful hand (the default)."""
 
     friction: float = 0.4
     tug_base: float = 20.0
-    tug_gain: float = 0.5
+    tug_gain: float = 2.0
     load_cap: float = 4.0
     side_drag: float = 20.0
     slow_pull: float = 30.0
