@@ -81,9 +81,9 @@ class LauncherScene(Scene):
         self.quit_button = Button((SIDE_X, 0, SIDE_W, 48), "Quit", self.app.quit, style="quiet")
         half = (SIDE_W - 12) // 2
         self.host_button = Button((SIDE_X, 0, half, 48), "Host a game", self.host_lan, font_size=18,
-                                  tooltip="a Gobble race on the LAN")
+                                  tooltip="host a game on the LAN")
         self.join_button = Button((SIDE_X + half + 12, 0, half, 48), "Join a game", self.join_lan, font_size=18,
-                                  tooltip="join a Gobble race on the LAN")
+                                  tooltip="join a game hosted on the LAN")
         self._load_games()
         self.refresh_resume()
         self._layout()
@@ -158,12 +158,12 @@ class LauncherScene(Scene):
             self._fail("Could not resume", e)
 
     def host_lan(self) -> None:
-        """Host a Gobble race on the LAN (seats, then a lobby)."""
+        """Host a game on the LAN (the game and its seats, then a lobby)."""
         from .lan_setup import HostSetupScene
         self.app.push(HostSetupScene(self.app))
 
     def join_lan(self) -> None:
-        """Join a Gobble race hosted on the LAN (address and name, then the lobby)."""
+        """Join a game hosted on the LAN (address and name, then the lobby)."""
         from .lan_setup import JoinScene
         self.app.push(JoinScene(self.app))
 
