@@ -27,28 +27,31 @@ def disturbance(before: dict, world: TokamiWorld, fallen0: int) -> tuple[int, in
 
 @pytest.fixture(scope="module")
 def loose():
-    w = TokamiWorld(dict(enumerate(model.free_poses("b"))))
+    w = TokamiWorld(dict(enumerate(model.free_poses("a"))))
     assert w.settle().settled
     return w
 
 
 def test_a_fast_pull_of_a_loaded_stick_disturbs_more_than_a_slow_one(loose):
+    """The four most loaded along-sticks, each pulled slowly and fast from the same snapshot: the fast
+    pull disturbs more sticks (fallen or moved more than 1 mm) and moves the pile further."""
     snap = loose.snapshot()
     before = loose.poses()
     loads = loose.static_loads()
-    sid = max((i for i in before if before[i][0] == "along"), key=lambda i: (loads[i], -i))
-    assert loads[sid] > 3.0                          # it really carries something
-    figures = {}
-    for name, speed in (("slow", PILE.slow_pull), ("fast", FAST_PULL)):
-        w = TokamiWorld.restore(snap)
-        w.extract(sid, speed)
-        assert w.settle().settled
-        figures[name] = disturbance(before, w, len(loose.fallen))
-    print(f"\n[figure] pull of stick {sid} (load {loads[sid]:.1f}): slow {figures['slow']}, fast {figures['fast']}"
-          " (fallen, moved > 1 mm, summed shift mm)")
-    slow, fast = figures["slow"], figures["fast"]
-    assert (fast[0], fast[1]) > (slow[0], slow[1])
-    assert fast[2] > slow[2]
+    along = sorted((i for i in before if before[i][0] == "along"), key=lambda i: (-loads[i], i))[:4]
+    assert loads[along[0]] > 3.0                     # they really carry something
+    for sid in along:
+        figures = {}
+        for name, speed in (("slow", PILE.slow_pull), ("fast", FAST_PULL)):
+            w = TokamiWorld.restore(snap)
+            w.extract(sid, speed)
+            assert w.settle().settled
+            figures[name] = disturbance(before, w, len(loose.fallen))
+        print(f"\n[figure] pull of stick {sid} (load {loads[sid]:.1f}): slow {figures['slow']}, "
+              f"fast {figures['fast']} (fallen, moved > 1 mm, summed shift mm)")
+        slow, fast = figures["slow"], figures["fast"]
+        assert fast[0] + fast[1] > slow[0] + slow[1]
+        assert fast[2] > slow[2]
 
 
 def test_the_pull_speed_is_part_of_the_hand_track_and_replays():

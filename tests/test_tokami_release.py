@@ -36,15 +36,17 @@ def at_rest(poses: dict, colours=None, seconds: float = 1.0) -> float:
 
 
 def lifted_and_held(w: TokamiWorld, sid: int) -> tuple[float, float]:
-    """The reproduction's hand path on ``w``; returns the hand's last point (mm)."""
+    """The reproduction's hand path on ``w`` (80 mm up, 40 mm sideways towards the middle of the V, so it
+    stays over the pile); returns the hand's last point (mm)."""
     x, y = w.body(sid).position
+    dx = -40.0 if x > 0 else 40.0
     w.grab(sid)
     n = 240
     for i in range(1, n + 1):
-        w.move_hand((x - 40.0 * i / n, y + 80.0 * i / n))
+        w.move_hand((x + dx * i / n, y + 80.0 * i / n))
         w.step()
     w.step(480)
-    return x - 40.0, y + 80.0
+    return x + dx, y + 80.0
 
 
 # ----------------------------------------------------------------------------------- world

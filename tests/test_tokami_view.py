@@ -124,8 +124,9 @@ def taboo_match():
     """Players 1 and 2 (humans); player 1 raised stick 24 (scripted), so it is taboo for player 2."""
     m = settled_match(seed=1)
     m.submit(0, {"t": "take", "stick": 24})
-    x, y, a = m.state.poses[24][2:]
-    m.submit(PHYSICS, driver.run_plan(m.state, [["grab"], ["center", x, y + 40.0, a], ["wait", 0.25], ["release"]]))
+    top = max(model.highest_point(p) for p in m.state.poses.values())
+    m.submit(PHYSICS, driver.run_plan(m.state, [["grab"], ["lift", "across", 0], ["center", 0.0, top + 12.0, 0.0],
+                                                ["drop"], ["wait", 0.25], ["release"]]))
     assert m.state.phase == "winning"
     m.submit(0, {"t": "end"})
     assert m.state.player == 1 and m.state.taboo == 24

@@ -1316,7 +1316,8 @@ class TokamiScene(TableScene):
             word, v, hv = rk
             col = th.good if word == "steady" else (th.accent if word == "moving" else th.bad)
             pull = "careful" if hv < 60 else ("quick" if hv < 250 else "yank")
-            self._pill(surface, f"pile {word} ({v:.0f} mm/s) · hand {pull} ({hv:.0f} mm/s)",
+            # speeds in steps of 10 mm/s, so the pill's text (a cached render) changes only now and then
+            self._pill(surface, f"pile {word} ({round(v, -1):.0f} mm/s) · hand {pull} ({round(hv, -1):.0f} mm/s)",
                        (PILE.centerx, PILE.bottom - 62), (12, 12, 14), fg=col, size=13, alpha=225)
         if att is not None and att.kind == "raise" and att.stopped != "fall":
             # the height to beat, and where the stick's highest point is now
