@@ -595,11 +595,13 @@ def test_cli_flags_make_the_config_and_bad_ones_exit_2(capsys):
     from sim.app.cli import _Parser, main
 
     parser = _Parser(add_help=False)
-    SPEC.cli_options(parser)
-    cfg = SPEC.make_config(parser.parse_args(["--rounds", "5", "--practice"]), ["human", "bot:hard"])
+    SPEC.add_flags(parser)
+    cfg = SPEC.config_for(parser.parse_args(["--rounds", "5", "--practice"]), ["human", "bot:hard"])
     assert TokamiRules().validate_config(cfg) == {"players": 2, "rounds": 5, "seats": ["human", "bot:hard"],
                                                   "practice": True}
-    assert SPEC.make_config(argparse.Namespace(), ["human", "human"])["rounds"] == 3
+    cfg = SPEC.config_for(parser.parse_args(["--setup", "free"]), ["human", "human"])
+    assert TokamiRules().validate_config(cfg)["setup"] == "free"
+    assert TokamiRules().validate_config(SPEC.config_for(argparse.Namespace(), ["human", "human"]))["rounds"] == 3
     assert main(["play", "tokami", "--players", "human,bot:hard", "--rounds", "0"]) == 2
     assert "rounds" in capsys.readouterr().err
     assert main(["play", "tokami", "--players", "human,bot:wizard"]) == 2

@@ -39,18 +39,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from sim.core.options import check as check_options
 from sim.core.rules import CHANCE, PHYSICS, Action, Event, GameInfo, IllegalAction
 
 from . import model
 from .model import COLOURS, N_STICKS, PER_COLOUR, ROUND_END_STICKS, Pose
+from .options import DEFAULT_ROUNDS, OPTIONS
 
 TOKAMI_INFO = GameInfo(name="tokami", title="Tokami", min_players=2, max_players=5, realtime=False,
                        rules_version=1)
 
 SEAT_KINDS = ("human", "bot:easy", "bot:medium", "bot:hard")
 DEFAULT_PLAYERS = 3
-DEFAULT_ROUNDS = 3
-MAX_ROUNDS = 20
 #: Most entries a recorded hand track may hold (the rules keep it out of the state).
 HAND_LIMIT = 20000
 
@@ -187,22 +187,13 @@ class TokamiRules:
         n = config.get("players", len(seats) if isinstance(seats, list) else DEFAULT_PLAYERS)
         if not _int(n) or not TOKAMI_INFO.min_players <= n <= TOKAMI_INFO.max_players:
             raise ValueError("players must be 2 to 5")
-        rounds = config.get("rounds", DEFAULT_ROUNDS)
-        if not _int(rounds) or not 1 <= rounds <= MAX_ROUNDS:
-            raise ValueError(f"rounds must be 1 to {MAX_ROUNDS}")
         if seats is None:
             seats = ["human"] + ["bot:medium"] * (n - 1)
         if not isinstance(seats, list) or len(seats) != n or not all(isinstance(x, str) and x in SEAT_KINDS
                                                                    for x in seats):
             raise ValueError(f"seats must list {n} players: human, bot:easy, bot:medium or bot:hard")
-        practice = config.get("practice", False)
-        if not isinstance(practice, bool):
-            raise ValueError("practice must be true or false")
-        out = {"players": n, "rounds": rounds, "seats": list(seats), "practice": practice}
-        if "setup" in config:
-            if config["setup"] not in model.SETUPS:
-                raise ValueError("setup must be cube or free")
-            out["setup"] = config["setup"]
+        out = check_options(OPTIONS, {k: v for k, v in config.items() if k not in ("players", "seats")})
+        out.update(players=n, seats=list(seats))
         return out
 
     def initial_state(self, config: dict[str, Any]) -> TokamiState:

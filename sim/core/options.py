@@ -42,6 +42,8 @@ class Option:
     validate: Callable[[Any], Any] | None = None
     #: what the flag's text is read as before ``to_config`` (default: a whole number)
     flag_type: Callable[[str], Any] = int
+    #: a config without the key stays without it (an option added after records were made)
+    optional: bool = False
 
     @property
     def kind(self) -> str:
@@ -98,7 +100,7 @@ def check(options: Iterable[Option], config: dict[str, Any], players: int | None
     missing); keys that are not options pass through. Raises ``ValueError`` with a reason."""
     out = dict(config)
     for o in options:
-        if o.cli_only:
+        if o.cli_only or (o.optional and o.key not in out):
             continue
         v = o.check(out[o.key]) if o.key in out else o.default
         if players is not None and o.players is not None and v != o.default \
