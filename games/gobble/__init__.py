@@ -5,7 +5,7 @@ from pathlib import Path
 
 from sim.core.registry import GameSpec, lazy
 
-from .options import RACE_OPTIONS
+from .options import RACE_OPTIONS, SOLITAIRE_OPTIONS
 
 _HERE = Path(__file__).resolve().parent
 
@@ -78,6 +78,8 @@ SOLITAIRE = GameSpec(
     default_agent="greedy",
     players="1",
     bench=_bench_solitaire,
+    options=SOLITAIRE_OPTIONS,
+    players_key=None,
 )
 
 

@@ -16,6 +16,11 @@ def check_gift_timeout(t: Any) -> float:
     return float(t)
 
 
+SOLITAIRE_OPTIONS = (
+    Option("escalating", "Rescues", False, labels=("1 or 2", "Neighbours - 2"),
+           help="escalating rescues: a gobble of N neighbours gives N - 2 penalty tiles back"),
+)
+
 RACE_OPTIONS = (
     Option("hand", "Revealed tiles", 1, lo=1, hi=3, flag="--revealed", help="tiles each player has revealed at once, 1 to 3"),
     Option("escalating", "Gifts", False, labels=("1 or 2", "Neighbours - 2"),

@@ -22,10 +22,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sim.core.hexgrid import Hex
+from sim.core.options import check as check_options
 from sim.core.rules import CHANCE, Action, Event, GameInfo, IllegalAction
 
 from .board import Board, gift_count, pattern_fit
 from .data import TILE_NUMBERS
+from .options import SOLITAIRE_OPTIONS
 
 SOLITAIRE_INFO = GameInfo(name="gobble-solitaire", title="Gobble Solitaire", min_players=1,
                           max_players=1, realtime=False, rules_version=1)
@@ -93,10 +95,8 @@ class SolitaireRules:
         for k, v in config.items():
             if k not in out:
                 raise ValueError(f"unknown option {k!r}")
-            if not isinstance(v, bool):
-                raise ValueError(f"option {k!r} must be true or false")
             out[k] = v
-        return out
+        return check_options(SOLITAIRE_OPTIONS, out)
 
     def initial_state(self, config: dict[str, Any]) -> SolitaireState:
         return SolitaireState(board=Board(), bag=TILE_NUMBERS, escalating=bool(config.get("escalating")))

@@ -296,12 +296,13 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- selfplay
-def play_bot_game(spec: Any, bot_name: str, seed: int):
-    """Play one whole game of ``spec`` with bot ``bot_name`` from ``seed``; returns the Match."""
+def play_bot_game(spec: Any, bot_name: str, seed: int, config: dict | None = None):
+    """Play one whole game of ``spec`` (``config``, default the rules' own) with bot ``bot_name`` from
+    ``seed``; returns the Match."""
     from sim.core.match import Match
 
     rules = spec.make_rules()
-    match = Match(rules, None, seed)
+    match = Match(rules, config, seed)
     agent = spec.agents[bot_name](seed)
     guard = 0
     while not match.is_over():
@@ -340,6 +341,21 @@ def game_config(spec: Any, options: argparse.Namespace, bots_only: bool = False)
         raise UsageError(str(e)) from None
 
 
+def flags_config(spec: Any, options: argparse.Namespace | None) -> dict | None:
+    """The config of a game without seats from its option flags (None when none is given), checked by
+    its rules. Raises UsageError with the rules' reason."""
+    if options is None or not spec.options:
+        return None
+    from sim.core.options import from_flags
+    given = from_flags(spec.options, options)
+    if not given:
+        return None
+    try:
+        return spec.make_rules().validate_config(given)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
 def seats_config(spec: Any, players: str | None, handicap: str | None, bots_only: bool = False,
                  options: argparse.Namespace | None = None) -> dict | None:
     """The match config for ``--players`` / ``--handicap`` and the game's flags (None when the game
@@ -354,7 +370,7 @@ def seats_config(spec: Any, players: str | None, handicap: str | None, bots_only
             return game_config(spec, opts, bots_only)
         if players:
             raise UsageError(f"{spec.name} takes no --players")
-        return None
+        return flags_config(spec, options)
     seats = [x.strip() for x in players.split(",")] if players else list(spec.default_players)
     kinds = ["human"] + [f"bot:{lvl}" for lvl in spec.bot_levels]
     for x in seats:
@@ -460,12 +476,13 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     baseline = None if args.baseline == "none" else args.baseline
     if baseline is not None and baseline not in spec.agents:
         raise UsageError(f"unknown baseline bot {baseline!r} (known: {', '.join(spec.agents)}, none)")
+    config = flags_config(spec, args)
     out = sys.stdout
     results = []
     t0 = time.perf_counter()
     for i in range(args.games):
         seed = args.seed + i
-        m = play_bot_game(spec, bot, seed)
+        m = play_bot_game(spec, bot, seed, config)
         res = m.outcome()
         results.append(res)
         if args.json:
@@ -479,7 +496,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
                "first_seed": args.seed, **_aggregate(results),
                "games_per_second": round(args.games / elapsed, 2) if elapsed > 0 else None}
     if baseline is not None and baseline != bot:
-        base = [play_bot_game(spec, baseline, args.seed + i).outcome() for i in range(args.games)]
+        base = [play_bot_game(spec, baseline, args.seed + i, config).outcome() for i in range(args.games)]
         summary["baseline"] = {"bot": baseline, **_aggregate(base)}
     if args.json:
         out.write(json.dumps(summary, separators=(",", ":")) + "\n")
