@@ -24,7 +24,7 @@ from sim.core import record, registry
 from sim.core.match import Match
 from sim.core.rules import PHYSICS
 from sim.core.storage import autosave_path
-from events import down, key, motion, up, wheel
+from events import click, down, key, motion, up, wheel
 
 STEP = 1 / 60
 HELD = (1, 0, 0)
@@ -713,3 +713,33 @@ def test_bench_frames_prints_the_drag_figures():
     res = bench_frames(lines.append, frames=30)
     assert len(lines) == 1 and "median" in lines[0] and "p95" in lines[0] and "lost" not in lines[0]
     assert res["frames"] == 20 and 0 < res["median_ms"] <= res["p95_ms"] <= res["max_ms"]
+
+
+def test_hot_seat_players_name_their_seats_in_the_set_up_dialog(app):
+    """A name typed for a human seat in the set-up dialog is kept with the match (its record's meta) and
+    shown for that seat; Esc in the name box changes nothing."""
+    from sim.app.launcher import LauncherScene
+    from sim.app.setup_view import NameScene
+
+    app.push(LauncherScene(app))
+    dlg = app.push(SPEC.make_setup(app, SPEC))
+    dlg.set_kind(1, "human")
+    assert sorted(dlg.name_buttons) == [0, 1]
+
+    def type_name(seat, text, enter=True):
+        click(app, dlg.name_buttons[seat].rect.center)
+        assert isinstance(app.top, NameScene)
+        app.step([pygame.event.Event(pygame.TEXTINPUT, text=text)], STEP)
+        app.step([key(pygame.K_RETURN if enter else pygame.K_ESCAPE)], STEP)
+        assert app.top is dlg
+    type_name(0, "Ann")
+    type_name(1, "Bob")
+    type_name(1, "Zed", enter=False)
+    assert dlg.names[:2] == ["Ann", "Bob"] and dlg.name_buttons[1].label == "Bob"
+    click(app, dlg.b_start.rect.center)
+    scene = app.top
+    assert isinstance(scene, TokamiScene) and scene.match.meta["names"][:2] == ["Ann", "Bob"]
+    assert scene.name(0) == "Ann" and scene.seat_name(1) == "Bob"
+    from sim.core.record import from_record, to_record
+    again = from_record(to_record(scene.match))
+    assert again.meta["names"][:2] == ["Ann", "Bob"]

@@ -287,6 +287,8 @@ class TokamiScene(TableScene):
         return f"P{seat + 1}"
 
     def name(self, seat: int) -> str:
+        if seat < len(self.seat_list) and self.seat_list[seat].name:
+            return self.seat_list[seat].name
         return seat_name(self.kinds[seat]) if seat < len(self.kinds) else "Player"
 
     def busy(self) -> bool:

@@ -109,6 +109,8 @@ class SeatSetupScene(Scene):
                     if o.key in vals and vals[o.key] in o.values:
                         self.values[o.key] = vals[o.key]
         self.seats: list[str] = seats[:max_players]
+        #: names the players typed for the human seats ("" = none); kept in the match's ``meta``
+        self.names: list[str] = [""] * max_players
         self.handicap: list[int] = handicap[:max_players]
         while len(self.seats) < min_players:
             self.seats.append("bot:medium")
@@ -177,6 +179,9 @@ class SeatSetupScene(Scene):
         seed = int.from_bytes(os.urandom(4), "big")
         try:
             match = Match(self.spec.make_rules(), self.config(), seed)
+            names = [n if k == "human" else "" for n, k in zip(self.names, self.seats)]
+            if any(names):
+                match.meta["names"] = names
             self._remember()
             self.app.start_match(self.spec, match)
             self.app.audio.play("start")
@@ -184,6 +189,13 @@ class SeatSetupScene(Scene):
             traceback.print_exc(file=sys.stderr)
             self.error = f"Could not start: {e.__class__.__name__}: {e}".splitlines()[0]
             self.app.audio.play("reject")
+
+    def ask_name(self, seat: int) -> None:
+        """Type the name of human seat ``seat`` (an overlay; Enter keeps it, Esc drops the change)."""
+        def done(text: str) -> None:
+            self.names[seat] = text
+            self._build()
+        self.app.push(NameScene(self.app, f"Name of P{seat + 1}", self.names[seat], done))
 
     def cancel(self) -> None:
         if self.app.top is self:
@@ -212,6 +224,7 @@ class SeatSetupScene(Scene):
                          style="primary" if n == len(self.seats) else "normal", font_size=18)
             self.count_buttons.append(btn)
         self.seat_rows: list[tuple[list[Button], Button, Button]] = []
+        self.name_buttons: dict[int, Button] = {}
         y = b.y + 176
         for i, kind in enumerate(self.seats):
             kb = []
@@ -226,6 +239,11 @@ class SeatSetupScene(Scene):
             plus = Button((x0 + 620, y, 38, 38), "+", lambda i=i: self.add_handicap(i, 1), font_size=20,
                           enabled=self.handicap[i] < self.max_handicap)
             self.seat_rows.append((kb, minus, plus))
+            if self.max_handicap == 0 and kind == "human":
+                name = self.names[i]
+                self.name_buttons[i] = Button((x0 + 480, y, 200, 38), name or "Name…", lambda i=i: self.ask_name(i),
+                                              style="normal" if name else "quiet", font_size=16,
+                                              tooltip="the name shown for this seat")
             y += 52
         self.option_rows: list[list[Button]] = []
         y = b.y + 176 + 52 * self.max_players + 8
@@ -245,8 +263,9 @@ class SeatSetupScene(Scene):
         self._validate()
         self.b_start.enabled = self.error is None
         rows: list[list[Button]] = [self.count_buttons]
-        for kb, minus, plus in self.seat_rows:
-            rows.append(kb + ([minus, plus] if self.max_handicap > 0 else []))
+        for i, (kb, minus, plus) in enumerate(self.seat_rows):
+            rows.append(kb + ([minus, plus] if self.max_handicap > 0 else [])
+                        + ([self.name_buttons[i]] if i in self.name_buttons else []))
         rows += self.option_rows
         rows.append([self.b_cancel, self.b_start])
         old = self.focus.current()
@@ -260,6 +279,7 @@ class SeatSetupScene(Scene):
         out = list(self.count_buttons)
         for kb, minus, plus in self.seat_rows:
             out += kb + ([minus, plus] if self.max_handicap > 0 else [])
+        out += list(self.name_buttons.values())
         for row in self.option_rows:
             out += row
         return out + [self.b_cancel, self.b_start]
@@ -300,6 +320,8 @@ class SeatSetupScene(Scene):
         surface.blit(small.render("WHO PLAYS", True, th.text_dim), (x0 + 70, y))
         if self.max_handicap > 0:
             surface.blit(small.render("EXTRA TILES", True, th.text_dim), (x0 + 532, y))
+        elif self.name_buttons:
+            surface.blit(small.render("NAME", True, th.text_dim), (x0 + 480, y))
         for i, (kb, minus, plus) in enumerate(self.seat_rows):
             r = kb[0].rect
             tag = app.font(16, True).render(f"P{i + 1}", True, (16, 16, 20))
@@ -308,6 +330,8 @@ class SeatSetupScene(Scene):
             surface.blit(tag, tag.get_rect(center=box.center))
             for btn in kb:
                 btn.draw(surface, app)
+            if i in self.name_buttons:
+                self.name_buttons[i].draw(surface, app)
             if self.max_handicap <= 0:
                 continue
             minus.draw(surface, app)
@@ -345,3 +369,44 @@ class SeatSetupScene(Scene):
         hint = app.font(14).render("Arrows / Tab move   ·   Enter choose   ·   Esc cancel", True,
                                    mix(th.panel, th.text_dim, 0.8))
         surface.blit(hint, (x0, b.bottom - 52))
+
+
+class NameScene(Scene):
+    """Type one line (a player's name, at most ``MAX`` characters): Enter keeps it (``done(text)``),
+    Esc closes without a change."""
+
+    overlay = True
+    MAX = 20
+
+    def __init__(self, app: Any, prompt: str, text: str, done: Callable[[str], None]):
+        super().__init__(app)
+        self.prompt = prompt
+        self.text = text
+        self.done = done
+
+    def handle_event(self, event: Any) -> bool:
+        if event.type == pygame.TEXTINPUT:
+            self.text = (self.text + "".join(c for c in event.text if c.isprintable()))[:self.MAX]
+        elif event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.app.pop()
+                self.done(self.text.strip())
+            elif event.key == pygame.K_ESCAPE:
+                self.app.pop()
+            elif event.key == pygame.K_BACKSPACE:
+                self.text = self.text[:-1]
+        return True
+
+    def draw(self, surface: pygame.Surface) -> None:
+        th = self.app.theme
+        box = pygame.Rect(0, 0, 460, 150)
+        box.center = (640, 400)
+        pygame.draw.rect(surface, th.panel, box, border_radius=14)
+        pygame.draw.rect(surface, th.accent, box, 2, border_radius=14)
+        surface.blit(self.app.font(18, True).render(self.prompt, True, th.text), (box.x + 24, box.y + 20))
+        field = pygame.Rect(box.x + 24, box.y + 56, box.w - 48, 40)
+        pygame.draw.rect(surface, th.bg, field, border_radius=8)
+        img = self.app.font(20).render(self.text + "|", True, th.text)
+        surface.blit(img, img.get_rect(midleft=(field.x + 10, field.centery)))
+        hint = self.app.font(13).render("Enter keeps it  ·  Esc cancels", True, th.text_dim)
+        surface.blit(hint, (box.x + 24, box.bottom - 34))

@@ -53,6 +53,10 @@ class TableScene(Scene):
         self.spec = spec
         listed = getattr(match, "seats", None)
         self.seat_list: list[Seat] = list(listed) if listed is not None else from_config(match.config)
+        names = getattr(match, "meta", {}).get("names")
+        if isinstance(names, list):      # names typed in the set-up dialog, kept with the record
+            self.seat_list = [Seat(s.kind, s.level, n) if s.is_human and isinstance(n, str) and n else s
+                              for s, n in zip(self.seat_list, names + [""] * len(self.seat_list))]
         #: the seats as written in the config ("human", "bot:hard"), for the games' own labels
         self.seats: list[str] = [s.text() for s in self.seat_list]
         self.kit = Kit(app)
