@@ -192,27 +192,8 @@ def loads_part(world: TokamiWorld, part: int, parts: int) -> dict[int, float]:
 
 
 def fits(world: TokamiWorld, sid: int, pose: model.Pose) -> bool:
-    """Whether stick ``sid`` could be put into ``world`` at ``pose`` (``TokamiWorld.insert``'s test,
-    without changing the world)."""
-    import pymunk
-
-    from sim.physics.world import all_lanes_filter, lane_filter
-    from .world import INSERT_TOLERANCE
-
-    kind, lane, x, y, a = pose
-    body = pymunk.Body(model.STICK_MASS, 1.0)
-    body.position = (x, y)
-    body.angle = a
-    shape = pymunk.Poly(body, model.core_vertices(kind), radius=model.BEVEL)
-    shape.filter = lane_filter(lane) if kind == "across" else all_lanes_filter()
-    for h in world.space.shape_query(shape):
-        if getattr(h.shape, "stick_id", None) == sid:
-            continue
-        cps = h.contact_point_set
-        if (cps.normal[0] == 0.0 and cps.normal[1] == 0.0) or any(abs(p.distance) > INSERT_TOLERANCE
-                                                                  for p in cps.points):
-            return False
-    return True
+    """Whether stick ``sid`` could be put into ``world`` at ``pose`` (``TokamiWorld.fits``)."""
+    return world.fits(sid, pose)
 
 
 class TokamiScene(TableScene):
