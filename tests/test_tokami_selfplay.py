@@ -133,7 +133,7 @@ def test_readable_output_has_a_line_per_round_and_a_summary(lines, monkeypatch, 
     assert len(out) == 3
     assert out[0].startswith("game 1/2 seed 9 round 1/1: ") and out[1].startswith("game 2/2 seed 10 round 1/1")
     r = rounds[0]
-    assert (f"{r['turns']} turns, {r['falls']} falls ({r['fallen']} sticks fell), minus sticks {r['minus']}, "
+    assert (f"{r['turns']} turns, falls {r['falls']} (sticks fallen {r['fallen']}), minus sticks {r['minus']}, "
             f"colour returns {r['returns']}") in out[0]
     assert ("2/2 rounds with a fall, 4 sticks fell in play, minus sticks by seat [6, 0], colour returns by "
             "seat [2, 0]") in out[2]

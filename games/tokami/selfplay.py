@@ -269,7 +269,7 @@ def run(options: Any, seats: list[str], out: Any) -> int:
                 _emit(out, json.dumps({**line, "game": g}, separators=(",", ":")))
             else:
                 _emit(out, f"game {g + 1}/{games} seed {g_seed} round {line['round'] + 1}/{rounds}: "
-                           f"{line['turns']} turns, {line['falls']} falls ({line['fallen']} sticks fell), "
+                           f"{line['turns']} turns, falls {line['falls']} (sticks fallen {line['fallen']}), "
                            f"minus sticks {line['minus']}, colour returns {line['returns']} "
                            f"({line['returned']} sticks); scores {line['scores']}, totals {line['totals']}")
 
