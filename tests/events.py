@@ -32,3 +32,9 @@ def wheel(y, precise=None):
 def click(app, pos, step=STEP):
     """Move to ``pos`` and press and release the left button there, in one frame of ``app``."""
     app.step([motion(pos), down(pos), up(pos)], step)
+
+
+def frames(app, n=3):
+    """Run ``n`` empty frames of ``app``."""
+    for _ in range(n):
+        app.step([], app.STEP)

@@ -11,23 +11,10 @@ import pytest
 pygame = pytest.importorskip("pygame")
 
 from sim.net.client import Client  # noqa: E402
-from events import key  # noqa: E402
+from events import frames, key  # noqa: E402
 from sim.net.host import Host  # noqa: E402
 from games.gobble.lan import choose  # noqa: E402
 from sim.core.registry import get_spec  # noqa: E402
-
-
-@pytest.fixture
-def app():
-    from sim.app.app import App
-    a = App(headless=True)
-    yield a
-    a.close()
-
-
-def frames(app, n=3):
-    for _ in range(n):
-        app.step([], app.STEP)
 
 
 def test_lan_scene_plays_and_shows_host_quit(app, tmp_path):

@@ -6,25 +6,12 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
-from events import click, key  # noqa: E402
+from events import click, frames, key  # noqa: E402
 from sim.core.registry import get_spec  # noqa: E402
 from sim.net.client import Client  # noqa: E402
 from sim.net.host import Host  # noqa: E402
 
 TW = get_spec("tumbleweed")
-
-
-@pytest.fixture
-def app():
-    from sim.app.app import App
-    a = App(headless=True)
-    yield a
-    a.close()
-
-
-def frames(app, n=3):
-    for _ in range(n):
-        app.step([], app.STEP)
 
 
 def test_a_joined_tumbleweed_screen_sets_up_by_clicks_and_shows_the_hosts_answer(app, tmp_path):

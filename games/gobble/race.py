@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sim.core.options import check as check_options
+from sim.core.options import check as check_options, over_defaults
 from sim.core.hexgrid import Hex
 from sim.core.rules import CHANCE, CLOCK, Action, Event, GameInfo, IllegalAction
 
@@ -134,11 +134,7 @@ class RaceRules:
                 "seats": None}
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
-        out = self.default_config()
-        for k, v in config.items():
-            if k not in out:
-                raise ValueError(f"unknown option {k!r}")
-            out[k] = v
+        out = over_defaults(self.default_config(), config)
         n = out["players"]
         if not _int(n) or not 2 <= n <= 6:
             raise ValueError("players must be 2 to 6")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sim.core.hexgrid import Hex
-from sim.core.options import check as check_options
+from sim.core.options import check as check_options, over_defaults
 from sim.core.rules import CHANCE, Action, Event, GameInfo, IllegalAction
 
 from .board import Board, gift_count, pattern_fit
@@ -91,11 +91,7 @@ class SolitaireRules:
         return {"escalating": False}
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
-        out = self.default_config()
-        for k, v in config.items():
-            if k not in out:
-                raise ValueError(f"unknown option {k!r}")
-            out[k] = v
+        out = over_defaults(self.default_config(), config)
         return check_options(SOLITAIRE_OPTIONS, out)
 
     def initial_state(self, config: dict[str, Any]) -> SolitaireState:

@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
-from sim.core.options import check as check_options
+from sim.core.options import check as check_options, over_defaults
 from sim.core.rules import CHANCE, Action, Event, GameInfo, IllegalAction
 
 from . import route as R
@@ -159,11 +159,7 @@ class StreetcarRules:
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(config, dict):
             raise ValueError("config must be an object")
-        out = self.default_config()
-        for k, v in config.items():
-            if k not in out:
-                raise ValueError(f"unknown option {k!r}")
-            out[k] = v
+        out = over_defaults(self.default_config(), config)
         n = out["players"]
         if not _int(n) or not 2 <= n <= 5:
             raise ValueError(f"Streetcar is for 2 to 5 players, not {n!r}")

@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sim.core.options import check as check_options
+from sim.core.options import check as check_options, over_defaults
 from sim.core.rules import CHANCE, Action, Event, GameInfo, IllegalAction
 
 from .board import Board
@@ -136,11 +136,7 @@ class TomTubeRules:
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         """A complete config; ValueError with a reason for an unknown key or a bad value."""
-        out = self.default_config()
-        for k, v in config.items():
-            if k not in out:
-                raise ValueError(f"unknown option {k!r}")
-            out[k] = v
+        out = over_defaults(self.default_config(), config)
         out = check_options(OPTIONS, out)
         if not isinstance(out["stranded_loses"], bool):
             raise ValueError("stranded_loses must be true or false")

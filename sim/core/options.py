@@ -95,6 +95,17 @@ class Option:
         return value
 
 
+def over_defaults(defaults: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    """``defaults`` with the entries of ``config`` over them; ``ValueError`` for a key that is not a
+    default's (an unknown option)."""
+    out = dict(defaults)
+    for k, v in config.items():
+        if k not in out:
+            raise ValueError(f"unknown option {k!r}")
+        out[k] = v
+    return out
+
+
 def check(options: Iterable[Option], config: dict[str, Any], players: int | None = None) -> dict[str, Any]:
     """``config`` with every declared option's value checked (and filled in from the default when
     missing); keys that are not options pass through. Raises ``ValueError`` with a reason."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sim.core.options import Option, check as check_options
+from sim.core.options import Option, check as check_options, over_defaults
 from sim.core.rules import CHANCE, Action, Event, GameInfo, IllegalAction
 
 INFO = GameInfo(name="nim", title="Nim", min_players=2, max_players=2, rules_version=1)
@@ -65,11 +65,7 @@ class NimRules:
         return {"heaps": [3, 4, 5], "misere": False, "first": 0, "seats": ["human", "bot:perfect"]}
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
-        out = self.default_config()
-        for k, v in config.items():
-            if k not in out:
-                raise ValueError(f"unknown option {k!r}")
-            out[k] = v
+        out = over_defaults(self.default_config(), config)
         out = check_options(OPTIONS, out)
         seats = out["seats"]
         if not isinstance(seats, (list, tuple)) or len(seats) != 2 or any(s not in SEAT_KINDS for s in seats):
