@@ -10,9 +10,12 @@ import pytest
 from sim.app import cli
 from sim.core import registry
 from sim.core.registry import GameSpec
+from sim.core.rules import GameInfo
 
 
 class _Rules:
+    info = GameInfo("fake", "Fake", 2, 5)
+
     def validate_config(self, c):
         if c.get("size") not in (6, 8):
             raise ValueError("size must be 6 or 8")

@@ -414,7 +414,7 @@ def test_launcher_play_opens_the_setup_dialog_and_starts_the_race(app):
     click(app, dlg.b_start.rect.center)
     scene = app.top
     assert isinstance(scene, RaceScene) and app.match is scene.match
-    assert scene.match.config["seats"] == ["human", "bot:easy", "bot:hard"]
+    assert [s.text() for s in scene.match.seats] == ["human", "bot:easy", "bot:hard"]
     assert scene.match.state.quota == (19, 17, 17)
     assert sorted((b.seat, b.level) for b in scene.timers.bots) == [(1, "easy"), (2, "hard")]
     # the dialog remembers the last set-up
@@ -449,7 +449,7 @@ def test_cli_play_opens_the_race_scene(monkeypatch, tmp_path):
     orig = RaceScene.update
 
     def spy(self, dt):
-        seen.append((self.match.config["seats"], self.match.seed))
+        seen.append(([s.text() for s in self.match.seats], self.match.seed))
         orig(self, dt)
 
     monkeypatch.setattr(RaceScene, "update", spy)
@@ -585,7 +585,7 @@ def test_final_ranking_notes_a_deadlock(app):
     click(app, scene.b_new.rect.center)
     new = app.top
     assert isinstance(new, RaceScene) and new is not scene
-    assert new.match.config["seats"] == m.config["seats"] and not new.match.is_over()
+    assert new.match.seats == m.seats and not new.match.is_over()
 
 
 def test_race_autosave_resumes_and_replays(app):

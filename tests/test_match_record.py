@@ -596,7 +596,10 @@ def test_non_dict(rec):
 
 
 @pytest.mark.parametrize("field,value", [
-    ("format", "other"), ("format_version", 2), ("seed", "42"), ("seed", 1.5), ("seed", True),
+    ("format", "other"), ("format_version", 3), ("format_version", 0), ("seats", "human"),
+        ("seats", []), ("seats", [{"kind": "robot"}]), ("seats", [{"kind": "human", "level": "hard"}]),
+        ("seats", [{"kind": "human", "name": 7}]), ("seats", [{"kind": "bot", "level": "x" * 99}]),
+        ("config", {"seats": ["human"]}), ("seed", "42"), ("seed", 1.5), ("seed", True),
     ("config", []), ("config", {"escalating": "yes"}), ("config", {"turbo": True}),
     ("actions", {}), ("actions", [[0]]), ("actions", [["0", {"t": "skip"}]]), ("actions", [[0, []]]),
     ("actions", [[CHANCE, {"t": "start", "tile": 1, "rot": 0}, "x"]]), ("cursor", -1), ("cursor", 10**6),

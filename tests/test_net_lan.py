@@ -197,7 +197,7 @@ def test_leaving_the_lobby_clears_ready(tmp_path):
         d = join(host, "Dee")
         assert d.seat == 1 and host.started.wait(5)
         assert d.wait_for(lambda c: c.latest is not None, 5)
-        assert host.match.config["seats"] == ["lan:Ann", "lan:Dee", "bot:easy"]
+        assert [s.text() for s in host.match.seats] == ["lan:Ann", "lan:Dee", "bot:easy"]
     finally:
         host.stop()
 

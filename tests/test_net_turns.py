@@ -105,7 +105,7 @@ def test_a_whole_game_across_two_clients_through_the_generic_host(tmp_path):
         rec = load(host.record_saved)
         assert rec.rules.info.name == "tumbleweed" and rec.is_over()
         assert rec.state == host.call(lambda: host.match.state)
-        assert rec.config["seats"] == ["human", "human"] and rec.meta["names"] == ["Ann", "Bob"]
+        assert [s.text() for s in rec.seats] == ["lan:Ann", "lan:Bob"] and "seats" not in rec.config
     finally:
         host.stop()
 
@@ -275,7 +275,7 @@ def test_cli_host_tumbleweed_and_join_auto_play_a_game_to_the_end(tmp_path):
         assert states and all(x["events"] == [] and "active" in x for x in states)
         assert host.wait(15) == 0
         m = load(rec)
-        assert m.is_over() and m.config["seats"] == ["human", "bot:easy"] and m.config["size"] == 4
+        assert m.is_over() and [s.kind for s in m.seats] == ["lan", "bot"] and m.config["size"] == 4
         assert TW.make_rules().state_to_json(m.state) == states[-1]["view"]
     finally:
         if host.poll() is None:

@@ -99,7 +99,7 @@ def test_the_launchers_host_dialog_hosts_tumbleweed_with_a_bot_and_opens_its_scr
         frames(app)
         scene = app.top
         assert isinstance(scene, TumbleweedScene) and scene.state.phase == "setup"
-        assert host.call(lambda: host.match.config["seats"]) == ["human", "bot:easy"]
+        assert host.call(lambda: [s.kind for s in host.match.seats]) == ["lan", "bot"]
         app.to_launcher()                               # leaving the screen stops the host this app runs
         assert host.finished.wait(5)
     finally:

@@ -133,7 +133,7 @@ def test_launcher_card_play_and_a_human_move_by_mouse(app):
     scene = app.top
     assert isinstance(scene, NimScene) and app.match is scene.match
     m = scene.match
-    assert m.config["seats"] == ["human", "bot:perfect"] and m.state.player == 0
+    assert [s.text() for s in m.seats] == ["human", "bot:perfect"] and m.state.player == 0
     # the human (seat 0) takes the last two sticks of heap 3 by clicking the fourth of its five
     target = stick_rect(2, 3).center
     app.step([motion(target)], 1 / 60)
@@ -194,7 +194,7 @@ def test_selfplay_cli_generic_driver_and_replay(capsys, tmp_path):
     assert [g["seats"][0] for g in games] == ["bot:perfect", "bot:random"] * 3
     # 2^5^6 != 0: the first seat wins with perfect play, so the perfect bot wins when it starts
     for g in games:
-        assert g["record"]["config"]["heaps"] == [2, 5, 6] and g["record"]["config"]["seats"] == g["seats"]
+        assert g["record"]["config"]["heaps"] == [2, 5, 6] and [f"bot:{s['level']}" for s in g["record"]["seats"]] == g["seats"]
         if g["seats"][0] == "bot:perfect":
             assert g["winner"] == 0
     wins = summary["wins"]

@@ -16,7 +16,7 @@ from games.streetcar.rules import StreetcarRules
 from games.streetcar.selfplay import play_game, run
 from games.streetcar.tiles import ORIENT, cell_of
 from sim.core import record, registry
-from sim.core.match import Match
+from sim.core.match import Match, check_setup
 from sim.core.rules import CHANCE, IllegalAction
 
 R = StreetcarRules()
@@ -24,6 +24,7 @@ R = StreetcarRules()
 
 class _Spec:
     name = "streetcar"
+    seat_levels = ("easy", "medium", "hard")
 
     @staticmethod
     def make_rules():
@@ -232,10 +233,10 @@ def test_command_line_hooks():
     p = argparse.ArgumentParser()
     SPEC.add_flags(p)
     opts = p.parse_args(["--dice", "classic", "--no-share-hands", "--pile", "bga"])
-    assert R.validate_config(SPEC.config_for(opts, ["human", "bot:hard"])) == {
+    assert check_setup(R, SPEC.config_for(opts, ["human", "bot:hard"])) == {
         "players": 2, "seats": ["human", "bot:hard"], "dice": "classic", "pile": "bga", "share_hands": False}
     with pytest.raises(ValueError):
-        R.validate_config(SPEC.config_for(opts, ["human"]))
+        check_setup(R, SPEC.config_for(opts, ["human"]))
     buf = io.StringIO()
     opts = argparse.Namespace(games=1, seed=5, json=True, dice="published")
     assert cli_selfplay(opts, ["bot:medium", "bot:medium"], buf) == 0

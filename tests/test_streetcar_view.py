@@ -26,6 +26,7 @@ from sim.app.launcher import LauncherScene
 from sim.app.replay import ReplayScene
 from sim.core import record
 from sim.core.match import Match
+from sim.core.seats import parse as parse_seat
 from sim.core.registry import get_spec
 from sim.core.storage import autosave_path, data_dir
 
@@ -101,7 +102,7 @@ def start(app, config, seed=3, autosave=False, step=True, match=None, **opts):
 def reseat(m: Match, seats: list[str]) -> Match:
     """The same game (seed and log) with other people in the seats (the rules only record them)."""
     rec = record.to_record(m)
-    rec["config"] = dict(rec["config"], seats=seats)
+    rec["seats"] = [parse_seat(s).to_json() for s in seats]
     return record.from_record(rec)
 
 
@@ -158,7 +159,8 @@ def test_play_command_starts_with_seats_and_dice(capsys):
                      "--seed", "1", "--dice", "classic"]) == 0
     rec = json.loads(autosave_path().read_text())
     assert rec["game"] == "streetcar" and rec["seed"] == 1
-    assert rec["config"]["seats"] == ["human", "bot:medium", "bot:hard"] and rec["config"]["players"] == 3
+    assert rec["seats"] == [{"kind": "human"}, {"kind": "bot", "level": "medium"}, {"kind": "bot", "level": "hard"}]
+    assert rec["config"]["players"] == 3 and "seats" not in rec["config"]
     assert rec["config"]["dice"] == "classic"
 
 
@@ -245,7 +247,7 @@ def test_setup_dialog_seats_dice_and_shared_hands(app):
     click(app, dlg.b_start.rect.center)
     m = app.match
     assert m is not None and m.rules.info.name == "streetcar"
-    assert m.config["players"] == 4 and m.config["seats"][0] == "human" and m.config["seats"][3] == "bot:hard"
+    assert m.config["players"] == 4 and m.seats[0].text() == "human" and m.seats[3].text() == "bot:hard"
     assert m.config["dice"] == "classic" and m.config["share_hands"] is False
     assert isinstance(app.top, StreetcarScene)
     assert all(len(s.stops) == 2 for s in m.state.seats)

@@ -126,12 +126,12 @@ def hp_cube(i) -> float:
 # ------------------------------------------------------------------------------- config
 def test_config_defaults_and_errors():
     assert R.validate_config({}) == R.default_config()
-    assert R.validate_config({"players": 2}) == {"players": 2, "rounds": 3, "seats": ["human", "bot:medium"],
-                                                 "practice": False}
-    assert R.validate_config({"seats": ["bot:hard"] * 5})["players"] == 5
+    assert R.validate_config({"players": 2}) == {"players": 2, "rounds": 3, "practice": False}
+    assert Match(R, {"seats": ["bot:hard"] * 5}).config["players"] == 5      # the seats say how many
+    with pytest.raises(ValueError):
+        Match(R, {"players": 2, "seats": ["human"]})
     for bad in ({"players": 1}, {"players": 6}, {"players": True}, {"rounds": 0}, {"rounds": 21},
-                {"players": 2, "seats": ["human"]}, {"players": 2, "seats": ["human", "lan:x"]},
-                {"practice": 1}, {"colour": "red"}):
+                {"players": 2, "seats": ["human", "human"]}, {"practice": 1}, {"colour": "red"}):
         with pytest.raises(ValueError):
             R.validate_config(bad)
     assert (R.info.name, R.info.min_players, R.info.max_players) == ("tokami", 2, 5)

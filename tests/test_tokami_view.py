@@ -21,7 +21,7 @@ from games.tokami.view import (
 )
 from games.tokami.world import TokamiWorld
 from sim.core import record, registry
-from sim.core.match import Match
+from sim.core.match import Match, check_setup
 from sim.core.rules import PHYSICS
 from sim.core.storage import autosave_path
 from events import click, down, key, motion, up, wheel
@@ -588,7 +588,7 @@ def test_spec_launcher_and_the_set_up_dialog_start_a_game(app):
     assert isinstance(app.top, TokamiScene) and app.top.match is m
     assert m.config["rounds"] == 5 and m.config["practice"] is True and m.config["players"] == 3
     assert m.config["setup"] == "free" and m.state.setup == "free"
-    assert m.config["seats"][0] == "human"
+    assert m.seats[0].is_human
 
 
 def test_cli_flags_make_the_config_and_bad_ones_exit_2(capsys):
@@ -597,11 +597,11 @@ def test_cli_flags_make_the_config_and_bad_ones_exit_2(capsys):
     parser = _Parser(add_help=False)
     SPEC.add_flags(parser)
     cfg = SPEC.config_for(parser.parse_args(["--rounds", "5", "--practice"]), ["human", "bot:hard"])
-    assert TokamiRules().validate_config(cfg) == {"players": 2, "rounds": 5, "seats": ["human", "bot:hard"],
-                                                  "practice": True}
+    assert check_setup(TokamiRules(), cfg) == {"players": 2, "rounds": 5, "seats": ["human", "bot:hard"],
+                                               "practice": True}
     cfg = SPEC.config_for(parser.parse_args(["--setup", "free"]), ["human", "human"])
-    assert TokamiRules().validate_config(cfg)["setup"] == "free"
-    assert TokamiRules().validate_config(SPEC.config_for(argparse.Namespace(), ["human", "human"]))["rounds"] == 3
+    assert check_setup(TokamiRules(), cfg)["setup"] == "free"
+    assert check_setup(TokamiRules(), SPEC.config_for(argparse.Namespace(), ["human", "human"]))["rounds"] == 3
     assert main(["play", "tokami", "--players", "human,bot:hard", "--rounds", "0"]) == 2
     assert "rounds" in capsys.readouterr().err
     assert main(["play", "tokami", "--players", "human,bot:wizard"]) == 2
@@ -738,8 +738,8 @@ def test_hot_seat_players_name_their_seats_in_the_set_up_dialog(app):
     assert dlg.names[:2] == ["Ann", "Bob"] and dlg.name_buttons[1].label == "Bob"
     click(app, dlg.b_start.rect.center)
     scene = app.top
-    assert isinstance(scene, TokamiScene) and scene.match.meta["names"][:2] == ["Ann", "Bob"]
+    assert isinstance(scene, TokamiScene) and [s.name for s in scene.match.seats[:2]] == ["Ann", "Bob"]
     assert scene.name(0) == "Ann" and scene.seat_name(1) == "Bob"
     from sim.core.record import from_record, to_record
     again = from_record(to_record(scene.match))
-    assert again.meta["names"][:2] == ["Ann", "Bob"]
+    assert [s.name for s in again.seats[:2]] == ["Ann", "Bob"] and "names" not in again.meta

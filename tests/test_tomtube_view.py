@@ -15,7 +15,8 @@ import pygame
 import pytest
 
 from events import click, key, motion, wheel
-from games.tomtube import SPEC, TomTubeTable, check_seats
+from games.tomtube import SPEC, check_seats
+from games.tomtube.rules import TomTubeRules
 from games.tomtube import view as ttview
 from games.tomtube.data import MODULES, PALETTE, POINTS, RHOMB_BY_ID, STOCK
 from games.tomtube.geometry import SLOTS, TRI_CORNERS, TRIANGLES
@@ -25,13 +26,13 @@ from sim.app import cli
 from sim.app.launcher import LauncherScene
 from sim.app.replay import ReplayScene
 from sim.core import record
-from sim.core.match import Match
+from sim.core.match import Match, check_setup
 from sim.core.registry import get_spec
 from sim.core.storage import autosave_path
 
 STEP = 1 / 60
 CTRL_Z = dict(mod=pygame.KMOD_LCTRL)
-RULES = TomTubeTable()
+RULES = TomTubeRules()
 
 
 # ------------------------------------------------------------------------------ oracles
@@ -105,7 +106,7 @@ def position(stack=("R01", "R02"), tom_pieces=False, **kw):
     pieces = [(t, 0, pc, 0) for t, pc in zip(MIDDLE_STRIP[:9], ["arc"] * 3 + ["Y"] * 3 + ["plain"] * 3)] \
         if tom_pieces else []
     return build_state(RULES, rhombs=[(PRE_SLOT, "R40", 0)], pieces=pieces, stack=list(stack),
-                       config={"seats": ["human", "human"]}, **kw)
+                       **kw)
 
 
 def pixel(surface, pos):
@@ -134,12 +135,13 @@ def test_spec_is_registered_with_seats_and_levels():
     assert spec.levels == ("bot", "random") and spec.default_players == ("human", "bot")
     assert spec.seated and not spec.realtime and spec.rules_text.name == "rules.md"
     assert check_seats(["human", "bot"]) == ["human", "bot:bot"]
-    cfg = spec.make_rules().validate_config({"seats": ["bot:random", "human"], "extra_energy": [1, 0]})
+    cfg = check_setup(spec.make_rules(), {"seats": ["bot:random", "human"], "extra_energy": [1, 0]})
     assert cfg["seats"] == ["bot:random", "human"] and cfg["extra_energy"] == [1, 0]
     assert "seats" not in spec.make_rules().validate_config({})
-    for bad, reason in ((["human"], "two players"), (["human", "bot:genius"], "unknown player")):
-        with pytest.raises(ValueError, match=reason):
-            spec.make_rules().validate_config({"seats": bad})
+    with pytest.raises(ValueError, match="2 players"):
+        check_setup(spec.make_rules(), {"seats": ["human"]})
+    with pytest.raises(ValueError, match="seats"):      # the rules know no seats: they are the match's
+        spec.make_rules().validate_config({"seats": ["human", "human"]})
     assert spec.make_bot(1, "random", 4) is not None
 
 
@@ -148,7 +150,7 @@ def test_play_command_with_the_beginner_flags(playtable_home):
                      "--beginner-energy", "2", "--no-aliens"]) == 0
     m = record.load(autosave_path())
     assert m.rules.info.name == "tomtube" and m.seed == 1
-    assert m.config["seats"] == ["human", "bot:bot"]
+    assert [x.text() for x in m.seats] == ["human", "bot:bot"]
     assert m.config["extra_energy"] == [2, 0] and m.config["alien_control"] is False
     # rulebook "Getting Started" + "Playing with Beginners": one energy counter each, two more for Tom
     assert m.states[0].supply[0][0] == 3 and m.states[0].supply[1][0] == 1
@@ -159,7 +161,7 @@ def test_play_command_with_the_beginner_flags(playtable_home):
     (["--beginner-energy", "30"], "the stock has only 22 energy counters to spare"),
     (["--beginner-energy", "two"], "invalid int value"),
     (["--players", "human,bot:genius"], "unknown player 'bot:genius'"),
-    (["--players", "human"], "seats must list the two players"),
+    (["--players", "human"], "seats must list 2 players, not 1"),
 ])
 def test_bad_game_flags_are_one_line_errors(argv, message, capsys):
     assert cli.main(["--headless", "--frames", "1", "play", "tomtube", *argv]) == 2
@@ -174,7 +176,7 @@ def test_selfplay_json_lines_replay_with_their_score_breakdown(capsys, tmp_path)
     assert len(lines) == 3 and lines[-1]["summary"] is True and lines[-1]["games"] == 2
     for g in lines[:2]:
         res = g["result"]
-        assert g["record"]["config"]["seats"] == ["bot:bot", "bot:random"]
+        assert g["record"]["seats"] == [{"kind": "bot", "level": "bot"}, {"kind": "bot", "level": "random"}]
         assert g["record"]["config"]["extra_energy"] == [1, 0]
         for p in (0, 1):   # rulebook "Evaluation": 1, 2, 5, 5 points, 1 per bonus turn
             b = res["breakdown"][p]
@@ -229,7 +231,7 @@ def test_setup_dialog_reaches_every_option(app):
     click(app, dlg.b_start.rect.center)
     m = app.match
     assert m is not None and m.rules.info.name == "tomtube"
-    assert m.config["seats"] == ["human", "bot:random"] and m.config["extra_energy"] == [2, 0]
+    assert [s.text() for s in m.seats] == ["human", "bot:random"] and m.config["extra_energy"] == [2, 0]
     assert m.config["alien_control"] is False and m.config["first"] == 1 and m.states[0].turn == 1
     assert isinstance(app.top, TomTubeScene)
     again = make_setup_scene(app, SPEC)
@@ -320,7 +322,7 @@ def test_the_other_players_optional_fill_is_a_prompt_he_may_decline(app):
 # ------------------------------------------------------------------------------ moving
 def test_modes_destinations_and_a_drift_that_glides_and_picks_up_a_counter(app):
     port = "1,-3"
-    st = build_state(RULES, counters={port: "energy"}, config={"seats": ["human", "human"]})
+    st = build_state(RULES, counters={port: "energy"})
     scene, m, sounds = start(app, st)
     # free drift is chosen by default; its destinations: the ends of the base's printed tubes
     assert scene.mode == "drift" and set(scene.destinations()) == tom_base_ports()
@@ -359,7 +361,7 @@ def test_modes_destinations_and_a_drift_that_glides_and_picks_up_a_counter(app):
 
 
 def test_exchange_button_turns_an_alien_into_counters(app):
-    st = build_state(RULES, supply=((1, 0, 1, 0), (1, 0, 0, 0)), config={"seats": ["human", "human"]})
+    st = build_state(RULES, supply=((1, 0, 1, 0), (1, 0, 0, 0)))
     scene, m, _ = start(app, st)
     assert scene.b_exchange.enabled and not scene.mode_buttons["control"].enabled
     click(app, scene.b_exchange.rect.center)
@@ -469,7 +471,7 @@ def test_autosave_and_resume_continue_the_same_position(app):
     click(app, scene.slot_centre(slot))
     settle(app, scene, lambda: scene.human_turn())
     saved = record.load(autosave_path())
-    assert saved.log == m.log and saved.config["seats"] == ["human", "bot:bot"]
+    assert saved.log == m.log and [s.text() for s in saved.seats] == ["human", "bot:bot"]
     app.step([key(pygame.K_ESCAPE)], STEP)
     launcher = app.top
     launcher.refresh_resume()

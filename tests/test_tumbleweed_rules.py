@@ -364,7 +364,7 @@ def test_bad_configs_are_refused_with_a_reason(bad):
 def test_default_config():
     cfg = RULES.validate_config({})
     assert cfg["size"] == 8 and cfg["setup"] == "original" and cfg["strict"] is False
-    assert cfg["aid"] == "beginner" and len(cfg["seats"]) == 2
+    assert cfg["aid"] == "beginner" and "seats" not in cfg
 
 
 @pytest.mark.parametrize("action,reason", [

@@ -126,7 +126,7 @@ def test_play_command_starts_a_match_with_the_size_and_seats(playtable_home, cap
                      "--players", "human,bot:hard", "--seed", "5"]) == 0
     rec = json.loads(autosave_path().read_text())
     assert rec["game"] == "tumbleweed" and rec["seed"] == 5
-    assert rec["config"]["size"] == 8 and rec["config"]["seats"] == ["human", "bot:hard"]
+    assert rec["config"]["size"] == 8 and rec["seats"] == [{"kind": "human"}, {"kind": "bot", "level": "hard"}]
     assert rec["config"]["setup"] == "original" and rec["config"]["strict"] is False
 
 
@@ -184,8 +184,8 @@ def test_setup_dialog_reaches_every_table_option(app):
     click(app, dlg.b_start.rect.center)
     m = app.match
     assert m is not None and m.rules.info.name == "tumbleweed"
-    assert m.config == {"size": 10, "setup": "free", "strict": True, "stale": True,
-                        "seats": ["human", "bot:hard"], "aid": "expert"}
+    assert m.config == {"size": 10, "setup": "free", "strict": True, "stale": True, "aid": "expert"}
+    assert [s.text() for s in m.seats] == ["human", "bot:hard"]
     assert isinstance(app.top, TumbleweedScene) and m.state.phase == "neutral"
     # the choice is remembered for the next dialog
     again = make_setup_scene(app, SPEC)

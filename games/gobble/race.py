@@ -46,7 +46,6 @@ RACE_INFO = GameInfo(name="gobble", title="Tantrix Gobble", min_players=2, max_p
                      realtime=True, rules_version=1)
 
 
-
 @dataclass(frozen=True)
 class Seat:
     """One player's tiles. ``pile``: face down, index 0 is the top (revealed first); ``stack``: the
@@ -110,28 +109,18 @@ def deal_quota(n: int, handicap: list[int]) -> tuple[int, ...]:
     return tuple(base + h for h in handicap)
 
 
-SEAT_KINDS = ("human", "bot:easy", "bot:medium", "bot:hard")
-
-
-def valid_seat(text: str) -> bool:
-    """Whether ``text`` names a seat: human (this machine's mouse), bot:LEVEL, or lan:NAME."""
-    return text in SEAT_KINDS or (text.startswith("lan:") and 0 < len(text) <= 40)
-
-
 def _int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
 class RaceRules:
     """The Tantrix Gobble race. Config: ``players`` (2..6), ``handicap`` (extra tiles per seat),
-    ``hand`` (revealed tiles, 1..3), ``escalating`` (gifts = neighbours - 2), ``gift_timeout`` (s),
-    ``seats`` (who sits where: "human", "bot:easy|medium|hard", "lan:NAME"; the rules only record it)."""
+    ``hand`` (revealed tiles, 1..3), ``escalating`` (gifts = neighbours - 2), ``gift_timeout`` (s)."""
 
     info = RACE_INFO
 
     def default_config(self) -> dict[str, Any]:
-        return {"players": 4, "handicap": None, "hand": 1, "escalating": False, "gift_timeout": GIFT_TIMEOUT,
-                "seats": None}
+        return {"players": 4, "handicap": None, "hand": 1, "escalating": False, "gift_timeout": GIFT_TIMEOUT}
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         out = over_defaults(self.default_config(), config)
@@ -145,14 +134,7 @@ class RaceRules:
             raise ValueError(f"handicap must list {n} numbers of extra tiles (0..20)")
         out["handicap"] = h
         deal_quota(n, h)
-        out = check_options(RACE_OPTIONS, out)
-        seats = out["seats"]
-        if seats is None:
-            seats = ["human"] + ["bot:medium"] * (n - 1)
-        if not isinstance(seats, list) or len(seats) != n or not all(isinstance(x, str) and valid_seat(x) for x in seats):
-            raise ValueError(f"seats must list {n} players: human, bot:easy, bot:medium, bot:hard or lan:NAME")
-        out["seats"] = seats
-        return out
+        return check_options(RACE_OPTIONS, out)
 
     def initial_state(self, config: dict[str, Any]) -> RaceState:
         n = config["players"]

@@ -26,6 +26,7 @@ import pygame
 from sim.app.lan_lobby import LobbyScene, leave
 from sim.app.widgets import dim_backdrop
 from sim.core.registry import get_spec
+from sim.core.seats import parse as parse_seat, split
 
 from .board import Board
 from .view_race import BOARD, RaceScene
@@ -109,7 +110,8 @@ class LanMatch:
         seats = list(self.config.get("seats") or [])
         if client.seat is not None and client.seat < len(seats):
             seats[client.seat] = "human"   # the mouse plays this client's seat
-        self.config["seats"] = seats
+        self.config, _ = split(self.config)
+        self.seats = [parse_seat(k) for k in seats]
         self.listeners: list = []
         self.log: list = []
         self.cursor = 0

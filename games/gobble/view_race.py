@@ -30,7 +30,6 @@ import pygame
 from sim.ai.realtime import BotTimers
 from sim.app.widgets import Button, dim_backdrop, mix
 from sim.core.match import Match
-from sim.core.seats import parse as parse_seat
 from sim.core.registry import get_spec
 
 from . import draw
@@ -82,7 +81,7 @@ BOTS_PER_FRAME = 2
 
 class RaceScene(BoardScene):
     """The race on ``match`` (a RaceRules match, in any phase). The mouse plays the first "human" seat
-    of ``match.config["seats"]``; every "bot:LEVEL" seat is driven by a bot from ``RACE.make_bot``.
+    of ``match.seats``; every "bot:LEVEL" seat is driven by a bot from ``RACE.make_bot``.
     Options: ``bots`` (a list of real-time bots to use instead)."""
 
     title = "Tantrix Gobble"
@@ -97,10 +96,7 @@ class RaceScene(BoardScene):
         RACE = get_spec("gobble")
         super().__init__(app, match, RACE)
         self._init_board_view()
-        seats = list(match.config.get("seats") or [])
-        self.kinds = seats + ["human"] * (match.state.n - len(seats))
-        self.seat_list = [parse_seat(k) for k in self.kinds]
-        self.seats = list(self.kinds)
+        self.kinds = list(self.seats)     # "human", "bot:LEVEL", "lan:NAME" (TableScene's seats)
         humans = self.humans()
         self.seat: int | None = humans[0] if humans else None
         bots = opts.get("bots")

@@ -48,8 +48,6 @@ from .tiles import (BOARD_CELLS, BOARD_SET, BUILDING_AT, EXCHANGEABLE, FIXED, NE
 INFO = GameInfo(name="streetcar", title="Streetcar", min_players=2, max_players=5, realtime=False,
                 rules_version=1)
 
-SEAT_KINDS = ("human", "bot:easy", "bot:medium", "bot:hard")
-
 
 @dataclass(frozen=True)
 class Seat:
@@ -145,8 +143,7 @@ class TilePlay:
 
 
 class StreetcarRules:
-    """Streetcar for 2 to 5 seats. Config: ``players`` (2..5), ``seats`` (who sits where: "human" or
-    "bot:easy|medium|hard"; the rules only record it), ``dice`` ("bga" default, "published",
+    """Streetcar for 2 to 5 seats. Config: ``players`` (2..5), ``dice`` ("bga" default, "published",
     "classic"), ``pile`` ("1995" default, "bga"), ``share_hands`` (True: a driver's hand is open to
     the builders, BGA)."""
 
@@ -154,7 +151,7 @@ class StreetcarRules:
 
     # ------------------------------------------------------------------ config
     def default_config(self) -> dict[str, Any]:
-        return {"players": 2, "seats": None, "dice": "bga", "pile": "1995", "share_hands": True}
+        return {"players": 2, "dice": "bga", "pile": "1995", "share_hands": True}
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(config, dict):
@@ -163,14 +160,6 @@ class StreetcarRules:
         n = out["players"]
         if not _int(n) or not 2 <= n <= 5:
             raise ValueError(f"Streetcar is for 2 to 5 players, not {n!r}")
-        seats = out["seats"]
-        if seats is not None:
-            if not isinstance(seats, list) or len(seats) != n:
-                raise ValueError(f"seats must list one entry per player ({n})")
-            for s in seats:
-                if s not in SEAT_KINDS:
-                    raise ValueError(f"unknown player {s!r} (use {', '.join(SEAT_KINDS)})")
-            out["seats"] = list(seats)
         return check_options(OPTIONS, out)
 
     def initial_state(self, config: dict[str, Any]) -> State:

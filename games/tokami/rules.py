@@ -49,7 +49,6 @@ from .options import DEFAULT_ROUNDS, OPTIONS
 TOKAMI_INFO = GameInfo(name="tokami", title="Tokami", min_players=2, max_players=5, realtime=False,
                        rules_version=1)
 
-SEAT_KINDS = ("human", "bot:easy", "bot:medium", "bot:hard")
 DEFAULT_PLAYERS = 3
 #: Most entries a recorded hand track may hold (the rules keep it out of the state).
 HAND_LIMIT = 20000
@@ -100,13 +99,13 @@ class TokamiState:
     current: dict | None
     start: int
     n_rounds: int
-    seats: tuple
+    players: int
     practice: bool
     setup: str = "cube"
 
     @property
     def n_players(self) -> int:
-        return len(self.seats)
+        return self.players
 
     def on_x(self) -> set[int]:
         """Ids of the sticks on the X (the keys of ``poses``)."""
@@ -161,9 +160,7 @@ def _describe(ids) -> str:
 
 # -------------------------------------------------------------------------------- rules
 class TokamiRules:
-    """The Tokami rules engine. Config: ``players`` 2..5, ``rounds`` 1..20 (default 3), ``seats`` (one
-    per player: "human" or "bot:easy|medium|hard"; the rules only record it; default human then medium
-    bots), ``practice`` (bool; the rules only record it: practice undo is the screen seeking back),
+    """The Tokami rules engine. Config: ``players`` 2..5, ``rounds`` 1..20 (default 3), ``practice`` (bool; the rules only record it: practice undo is the screen seeking back),
     ``setup`` ("cube", the default: the crisscross cube; "free": sticks dropped in loosely,
     ``model.free_poses`` seeded by the drawn colours, settled by physics)."""
 
@@ -171,29 +168,21 @@ class TokamiRules:
 
     # ------------------------------------------------------------------------- config
     def default_config(self) -> dict[str, Any]:
-        return {"players": DEFAULT_PLAYERS, "rounds": DEFAULT_ROUNDS,
-                "seats": ["human"] + ["bot:medium"] * (DEFAULT_PLAYERS - 1), "practice": False}
+        return {"players": DEFAULT_PLAYERS, "rounds": DEFAULT_ROUNDS, "practice": False}
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
-        """Complete and check ``config``; ``players`` defaults to the number of ``seats`` when only
-        the seats are given. Raises ``ValueError`` with a reason."""
+        """Complete and check ``config``. Raises ``ValueError`` with a reason."""
         if not isinstance(config, dict):
             raise ValueError("the config must be an object")
-        known = {"players", "rounds", "seats", "practice", "setup"}
+        known = {"players", "rounds", "practice", "setup"}
         for k in config:
             if k not in known:
                 raise ValueError(f"unknown option {k!r}")
-        seats = config.get("seats")
-        n = config.get("players", len(seats) if isinstance(seats, list) else DEFAULT_PLAYERS)
+        n = config.get("players", DEFAULT_PLAYERS)
         if not _int(n) or not TOKAMI_INFO.min_players <= n <= TOKAMI_INFO.max_players:
             raise ValueError("players must be 2 to 5")
-        if seats is None:
-            seats = ["human"] + ["bot:medium"] * (n - 1)
-        if not isinstance(seats, list) or len(seats) != n or not all(isinstance(x, str) and x in SEAT_KINDS
-                                                                   for x in seats):
-            raise ValueError(f"seats must list {n} players: human, bot:easy, bot:medium or bot:hard")
-        out = check_options(OPTIONS, {k: v for k, v in config.items() if k not in ("players", "seats")})
-        out.update(players=n, seats=list(seats))
+        out = check_options(OPTIONS, {k: v for k, v in config.items() if k != "players"})
+        out.update(players=n)
         return out
 
     def initial_state(self, config: dict[str, Any]) -> TokamiState:
@@ -201,7 +190,7 @@ class TokamiRules:
         return TokamiState(phase="colour", player=0, round=0, colours=(None,) * N_STICKS, poses={},
                            taboo=None, held=None, hp_before=None, pending=None, winning=((),) * n,
                            minus=((),) * n, returned=(), totals=(0,) * n, round_scores=(), last_turn=None,
-                           current=None, start=0, n_rounds=config["rounds"], seats=tuple(config["seats"]),
+                           current=None, start=0, n_rounds=config["rounds"], players=n,
                            practice=bool(config["practice"]), setup=config.get("setup", "cube"))
 
     # ------------------------------------------------------------------------ who acts

@@ -32,7 +32,7 @@ import sys
 import time
 from typing import Any, Callable
 
-from sim.core.match import Match
+from sim.core.match import Match, check_setup
 from sim.core.record import to_record
 from sim.core.rules import PHYSICS
 
@@ -244,7 +244,7 @@ def run(options: Any, seats: list[str], out: Any) -> int:
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError("games must be at least 1")
     parse_seats(seats)
-    TokamiRules().validate_config({"players": len(seats), "seats": list(seats), "rounds": rounds, "setup": setup})
+    check_setup(TokamiRules(), {"players": len(seats), "seats": list(seats), "rounds": rounds, "setup": setup})
     n = len(seats)
     fall_rounds = sticks_fallen = 0
     minus_taken = [0] * n
@@ -336,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     try:
         parse_seats(a.seats)
-        TokamiRules().validate_config({"players": len(a.seats), "seats": list(a.seats), "rounds": a.rounds})
+        check_setup(TokamiRules(), {"players": len(a.seats), "seats": list(a.seats), "rounds": a.rounds})
         if a.games < 1:
             raise ValueError("games must be at least 1")
     except ValueError as e:

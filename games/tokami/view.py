@@ -206,7 +206,7 @@ class TokamiScene(TableScene):
 
     def __init__(self, app: Any, match: Match, **opts: Any):
         super().__init__(app, match, get_spec("tokami"))
-        self.kinds: list[str] = list(match.config.get("seats") or [])
+        self.kinds: list[str] = list(self.seats)
         self.proj = draw.Projection(PROJ_SCALE, PROJ_ORIGIN)
         self.worker = BotWorker("tokami-bot")
         self.seat_bots: dict[int, Any] = dict(opts.get("bots") or {})

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.core.registry import GameSpec, lazy
+from sim.core.seats import parse as parse_seat
 
 from .options import OPTIONS
 
@@ -27,7 +28,7 @@ from .rules import TomTubeRules
 _HERE = Path(__file__).resolve().parent
 
 LEVELS = ("bot", "random")
-#: Who may sit in a seat (config key ``seats``).
+#: Who may sit in a seat.
 SEAT_KINDS = ("human",) + tuple(f"bot:{lv}" for lv in LEVELS)
 DEFAULT_SEATS = ("human", "bot:bot")
 
@@ -44,24 +45,8 @@ def check_seats(seats: Any) -> list[str]:
     return out
 
 
-class TomTubeTable(TomTubeRules):
-    """The rules as the app plays them: :class:`rules.TomTubeRules` whose config may also say who sits
-    in each seat, ``"seats": [Tom's, Dave's]`` (see :data:`SEAT_KINDS`), so a saved or resumed match
-    knows which seats are bots. The seats change nothing in the rules; a config without them (e.g. a
-    record written by ``selfplay.run``) stays without them."""
-
-    def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
-        """TomTubeRules' config check plus the optional ``seats``; ValueError with a reason."""
-        cfg = dict(config)
-        seats = cfg.pop("seats", None)
-        out = super().validate_config(cfg)
-        if seats is not None:
-            out["seats"] = check_seats(seats)
-        return out
-
-
-def _rules() -> TomTubeTable:
-    return TomTubeTable()
+def _rules() -> TomTubeRules:
+    return TomTubeRules()
 
 
 def _bot(seat: int, level: str, seed: int = 0):
@@ -92,7 +77,7 @@ class _SeatedLines:
                 obj = json.loads(line)
                 rec = obj.get("record")
                 if isinstance(rec, dict):
-                    rec["config"] = {**rec["config"], "seats": list(self.seats)}
+                    rec["seats"] = [parse_seat(x).to_json() for x in self.seats]
                     line = json.dumps(obj, separators=(",", ":"))
             lines.append(line)
         self.out.write("".join(x + "\n" for x in lines))
@@ -114,7 +99,7 @@ def _selfplay(options: Any, seats: list[str], out: Any) -> int:
 
     levels = [s.split(":", 1)[1] for s in check_seats(seats)]
     sink = _SeatedLines(out, check_seats(seats)) if options.json else out
-    cfg = TomTubeTable().validate_config(from_flags(OPTIONS, options))
+    cfg = TomTubeRules().validate_config(from_flags(OPTIONS, options))
     run(levels, int(options.games), int(options.seed), beginner_energy=cfg["extra_energy"][0],
         aliens=cfg["alien_control"], json_lines=bool(options.json), out=sink)
     return 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from sim.core.match import check_setup
 from sim.core.registry import GameSpec, lazy
 
 from .options import OPTIONS
@@ -42,7 +43,7 @@ def _selfplay(options: Any, seats: list[str], out: Any) -> int:
     game with ``options.json``. Returns the exit status (0)."""
     from .selfplay import run
 
-    cfg = SPEC.make_rules().validate_config(SPEC.config_for(options, seats))
+    cfg = check_setup(SPEC.make_rules(), SPEC.config_for(options, seats))
     run(list(seats), int(options.games), int(options.seed), cfg["size"], bool(options.json), out,
         config={"setup": cfg["setup"], "strict": cfg["strict"]})
     return 0

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
-from sim.core.match import Match
+from sim.core.match import Match, check_setup
 from sim.core.rules import Action, IllegalAction
 
 from .rules import (CODE_HEIGHT, CODE_LOS, CODE_OWNER, COLOUR_NAMES, EMPTY, OWNER_MUL, RED, WHITE,
@@ -159,7 +159,7 @@ def _config_of(size: Any, setup: Any, strict: Any, stale: Any, seats: Any = None
     cfg: dict[str, Any] = {"size": size, "setup": setup, "strict": strict, "stale": stale}
     if seats is not None:
         cfg["seats"] = seats
-    return TumbleweedRules().validate_config(cfg)
+    return check_setup(TumbleweedRules(), cfg)
 
 
 def replay_tokens(config: dict[str, Any], tokens: Sequence[str]) -> Match:
@@ -195,7 +195,7 @@ def export_text(match: Match) -> str:
     cfg = match.config
     tags = [("Game", "Tumbleweed"), ("Size", str(cfg["size"])), ("Setup", cfg["setup"]),
             ("Scoring", "strict" if cfg["strict"] else "territory"), ("Stale", "on" if cfg["stale"] else "off"),
-            ("Host", cfg["seats"][0]), ("Guest", cfg["seats"][1]), ("Result", _result_line(match))]
+            ("Host", match.seats[0].text()), ("Guest", match.seats[1].text()), ("Result", _result_line(match))]
     lines = [f'[{k} "{v}"]' for k, v in tags]
     lines.append("")
     toks = move_tokens(match)

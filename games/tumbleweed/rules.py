@@ -680,11 +680,6 @@ def _qr(action: Action) -> Hex:
     return (q, r)
 
 
-def valid_seat(kind: Any) -> bool:
-    """Whether ``kind`` is a seat kind: "human" or "bot:easy|medium|hard"."""
-    return kind == "human" or (isinstance(kind, str) and kind.startswith("bot:") and kind[4:] in BOT_LEVELS)
-
-
 def position_state(size: int, stacks: dict[Hex, tuple[int, int]], to_move: int = RED, red_seat: int = 0,
                    strict: bool = False, setup: str = "original", passes: int = 0) -> TumbleweedState:
     """A play-phase state from a hand-made position ``{(q, r): (owner, height)}`` with sight recounted.
@@ -705,9 +700,9 @@ class TumbleweedRules:
     """Tumbleweed for ``Match`` (seats 0 = host, 1 = guest).
 
     Config: ``{"size": 4..11 (8), "setup": "original"|"free", "strict": bool (False), "stale": bool
-    (True: the stale-game reminder and automatic end), "seats": [2 x "human"|"bot:easy|medium|hard"],
-    "aid": "beginner"|"intermediate"|"expert"}``. ``seats`` and ``aid`` do not change the rules: they
-    tell the app who plays each seat and how much the screen shows (the aid is a table option, as on
+    (True: the stale-game reminder and automatic end),
+    "aid": "beginner"|"intermediate"|"expert"}``. ``aid`` does not change the rules: it tells the app
+    how much the screen shows (the aid is a table option, as on
     Board Game Arena, so it is kept with the record).
     """
 
@@ -716,7 +711,7 @@ class TumbleweedRules:
     # ---------------------------------------------------------------- config
     def default_config(self) -> dict[str, Any]:
         return {"size": DEFAULT_SIZE, "setup": "original", "strict": False, "stale": True,
-                "seats": ["human", "bot:medium"], "aid": "beginner"}
+                "aid": "beginner"}
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(config, dict):
@@ -729,13 +724,6 @@ class TumbleweedRules:
         out = check_options(OPTIONS, out)
         if not isinstance(out["stale"], bool):
             raise ValueError("option 'stale' must be true or false")
-        seats = out["seats"]
-        if not isinstance(seats, (list, tuple)) or len(seats) != 2:
-            raise ValueError("seats must be a list of two seats (host, guest)")
-        for s in seats:
-            if not valid_seat(s):
-                raise ValueError(f"unknown seat {s!r} (use human, bot:easy, bot:medium, bot:hard)")
-        out["seats"] = list(seats)
         return out
 
     def initial_state(self, config: dict[str, Any]) -> TumbleweedState:

@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+from sim.core.match import check_setup
+
 EXIT_USAGE = 2
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -173,7 +175,7 @@ def host_options(spec: Any, args: argparse.Namespace, players: int, bots: list[s
         return {}
     seats = ["human"] * max(0, players - len(bots)) + bots
     try:
-        cfg = spec.make_rules().validate_config(spec.config_for(args, seats))
+        cfg = check_setup(spec.make_rules(), spec.config_for(args, seats))
     except ValueError as e:
         raise UsageError(str(e)) from None
     given = spec.config_for(args, seats)
@@ -336,7 +338,7 @@ def game_config(spec: Any, options: argparse.Namespace, bots_only: bool = False)
     seats = parse_seats(spec, getattr(options, "players", None), bots_only)
     try:
         cfg = spec.config_for(options, seats)
-        return spec.make_rules().validate_config(cfg)
+        return check_setup(spec.make_rules(), cfg)
     except ValueError as e:
         raise UsageError(str(e)) from None
 
@@ -351,7 +353,7 @@ def flags_config(spec: Any, options: argparse.Namespace | None) -> dict | None:
     if not given:
         return None
     try:
-        return spec.make_rules().validate_config(given)
+        return check_setup(spec.make_rules(), given)
     except ValueError as e:
         raise UsageError(str(e)) from None
 
@@ -388,7 +390,7 @@ def seats_config(spec: Any, players: str | None, handicap: str | None, bots_only
         except ValueError:
             raise UsageError(f"--handicap must be whole numbers separated by commas, not {handicap!r}") from None
     try:
-        return spec.make_rules().validate_config(cfg)
+        return check_setup(spec.make_rules(), cfg)
     except ValueError as e:
         raise UsageError(str(e)) from None
 

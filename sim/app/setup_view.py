@@ -21,7 +21,8 @@ from typing import Any, Callable
 
 import pygame
 
-from sim.core.match import Match
+from sim.core.match import Match, check_setup
+from sim.core.seats import names as seat_names
 from sim.core.storage import data_dir, load_json_or, write_json_atomic
 
 from .scene import Scene
@@ -109,7 +110,7 @@ class SeatSetupScene(Scene):
                     if o.key in vals and vals[o.key] in o.values:
                         self.values[o.key] = vals[o.key]
         self.seats: list[str] = seats[:max_players]
-        #: names the players typed for the human seats ("" = none); kept in the match's ``meta``
+        #: names the players typed for the human seats ("" = none); kept with the match's seats
         self.names: list[str] = [""] * max_players
         self.handicap: list[int] = handicap[:max_players]
         while len(self.seats) < min_players:
@@ -160,7 +161,7 @@ class SeatSetupScene(Scene):
         self.error = None
         self.info = ""
         try:
-            cfg = self.spec.make_rules().validate_config(self.config())
+            cfg = check_setup(self.spec.make_rules(), self.config())
         except ValueError as e:
             self.error = str(e)
             return
@@ -179,9 +180,7 @@ class SeatSetupScene(Scene):
         seed = int.from_bytes(os.urandom(4), "big")
         try:
             match = Match(self.spec.make_rules(), self.config(), seed)
-            names = [n if k == "human" else "" for n, k in zip(self.names, self.seats)]
-            if any(names):
-                match.meta["names"] = names
+            match.seats = seat_names(match.seats, self.names)
             self._remember()
             self.app.start_match(self.spec, match)
             self.app.audio.play("start")

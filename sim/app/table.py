@@ -24,7 +24,7 @@ import pygame
 from sim.ai.worker import BotTurns, BotWorker
 from sim.core.match import Match
 from sim.core.rules import IllegalAction
-from sim.core.seats import Seat, from_config
+from sim.core.seats import Seat
 
 from .scene import Scene, WheelSteps
 from .ui import Kit
@@ -51,12 +51,7 @@ class TableScene(Scene):
             from sim.core.registry import get_spec
             spec = get_spec(match.rules.info.name)
         self.spec = spec
-        listed = getattr(match, "seats", None)
-        self.seat_list: list[Seat] = list(listed) if listed is not None else from_config(match.config)
-        names = getattr(match, "meta", {}).get("names")
-        if isinstance(names, list):      # names typed in the set-up dialog, kept with the record
-            self.seat_list = [Seat(s.kind, s.level, n) if s.is_human and isinstance(n, str) and n else s
-                              for s, n in zip(self.seat_list, names + [""] * len(self.seat_list))]
+        self.seat_list: list[Seat] = list(match.seats)
         #: the seats as written in the config ("human", "bot:hard"), for the games' own labels
         self.seats: list[str] = [s.text() for s in self.seat_list]
         self.kit = Kit(app)
@@ -341,7 +336,8 @@ class TableScene(Scene):
     def new_match(self) -> Match:
         """A new match with the same config (seats, options) and a fresh seed (from the OS, never the
         global random state)."""
-        return Match(self.rules, dict(self.match.config), int.from_bytes(os.urandom(4), "big"))
+        return Match(self.rules, dict(self.match.config), int.from_bytes(os.urandom(4), "big"),
+                     seats=list(self.match.seats))
 
     def do_play_again(self) -> None:
         if self.remote:

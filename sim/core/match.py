@@ -14,7 +14,8 @@ import random
 from typing import Any, Callable
 
 from .rules import CHANCE, CLOCK, PHYSICS, Action, Event, IllegalAction, Rules
-from .seats import Seat, from_config as seats_from_config
+from . import seats as seatlib
+from .seats import Seat
 
 Listener = Callable[["Match", list[Event]], None]
 
@@ -39,6 +40,27 @@ def _canon(action: Action) -> str:
     return json.dumps(action, sort_keys=True)
 
 
+def setup(rules: Rules, config: dict[str, Any] | None) -> tuple[dict[str, Any], list | None]:
+    """The rules' checked config of a set-up ``config`` and the seats it names under ``"seats"`` (None
+    when it names none; they are taken out, so the rules never see them). ``ValueError`` with the
+    rules' reason for a bad config."""
+    cfg, seats = seatlib.split(config)
+    cfg = dict(cfg or {})
+    info = rules.info
+    if isinstance(seats, list) and info.min_players != info.max_players and "players" not in cfg:
+        cfg["players"] = len(seats)          # the seats say how many play
+    return rules.validate_config(cfg or rules.default_config()), seats
+
+
+def check_setup(rules: Rules, config: dict[str, Any] | None) -> dict[str, Any]:
+    """A set-up ``config`` checked: the rules' config, with its ``"seats"`` (texts) checked against the
+    number of players and kept when it names them. ``ValueError`` with a reason."""
+    cfg, seats = setup(rules, config)
+    if seats is None:
+        return cfg
+    return {**cfg, "seats": [s.text() for s in seatlib.check(seats, seatlib.seat_count(rules, cfg))]}
+
+
 class Entry(dict):
     """One log entry: ``{"p": player, "a": action}`` plus ``"t"`` (match time in s) for real-time games."""
 
@@ -52,9 +74,14 @@ class Match:
     """
 
     def __init__(self, rules: Rules, config: dict[str, Any] | None = None, seed: int = 0,
-                 resolve_chance: bool = True):
+                 resolve_chance: bool = True, seats: list | None = None):
         self.rules = rules
-        self.config = rules.validate_config(dict(config) if config else rules.default_config())
+        self.config, listed = setup(rules, config)
+        listed = seats if seats is not None else listed
+        n = seatlib.seat_count(rules, self.config)
+        #: who sits at each seat (:mod:`sim.core.seats`): ``seats`` (texts or Seats), else the ones the
+        #: config named, else humans
+        self.seats: list[Seat] = seatlib.check(listed, n) if listed is not None else [Seat()] * n
         self.seed = int(seed)
         self.log: list[Entry] = []
         self.states: list[Any] = [rules.initial_state(self.config)]
@@ -80,11 +107,6 @@ class Match:
 
     def active_players(self) -> list[int]:
         return self.rules.active_players(self.state)
-
-    @property
-    def seats(self) -> list[Seat]:
-        """Who sits at each seat (:mod:`sim.core.seats`), as the config names them."""
-        return seats_from_config(self.config, self.rules.info.min_players)
 
     # ---------------------------------------------------------------- actions
     def _apply(self, player: int, action: Action) -> list[Event]:

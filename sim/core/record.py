@@ -1,11 +1,15 @@
-"""Match records: the JSON form of a match (game, rules version, config, seed, actions).
+"""Match records: the JSON form of a match (game, rules version, config, seats, seed, actions).
 
-A record is ``{"format": "playtable-match", "format_version": 1, "game": NAME, "rules_version": N,
-"config": {...}, "seed": INT, "actions": [[player, action], ...] (or [player, action, t] in
-real-time games), "cursor": INT}`` and optionally ``"meta": {...}``: facts about the session that are
-not part of the game (e.g. ``"elapsed"``, the seconds a player has spent on a solitaire game). Loading validates the schema strictly and replays every action
-through the rules, so a truncated, tampered or foreign file fails with :class:`RecordError` (one line,
-no traceback) and nothing is half-loaded.
+A record is ``{"format": "playtable-match", "format_version": 2, "game": NAME, "rules_version": N,
+"config": {...}, "seats": [{"kind": "human"|"bot"|"lan", "level"?: str, "name"?: str}, ...],
+"seed": INT, "actions": [[player, action], ...] (or [player, action, t] in real-time games),
+"cursor": INT}`` and optionally ``"meta": {...}``: facts about the session that are not part of the
+game (e.g. ``"elapsed"``, the seconds a player has spent on a solitaire game). Loading validates the
+schema strictly and replays every action through the rules, so a truncated, tampered or foreign file
+fails with :class:`RecordError` (one line, no traceback) and nothing is half-loaded.
+
+Version 1 (before seats moved to the match) kept the seats as texts in ``config["seats"]`` and the
+names typed for human seats in ``meta["names"]``; :func:`migrate` turns it into version 2.
 """
 from __future__ import annotations
 
@@ -14,11 +18,12 @@ from typing import Any
 
 from .match import Match
 from .rules import IllegalAction
+from .seats import check, names, parse, split
 from .storage import read_json, write_json_atomic
 
 FORMAT = "playtable-match"
-FORMAT_VERSION = 1
-_KEYS = {"format", "format_version", "game", "rules_version", "config", "seed", "actions", "cursor"}
+FORMAT_VERSION = 2
+_KEYS = {"format", "format_version", "game", "rules_version", "config", "seats", "seed", "actions", "cursor"}
 _OPTIONAL = {"meta"}
 
 
@@ -40,6 +45,7 @@ def to_record(match: Match) -> dict[str, Any]:
         "game": match.rules.info.name,
         "rules_version": match.rules.info.rules_version,
         "config": match.config,
+        "seats": [s.to_json() for s in match.seats],
         "seed": match.seed,
         "actions": actions,
         "cursor": match.cursor,
@@ -47,14 +53,46 @@ def to_record(match: Match) -> dict[str, Any]:
     }
 
 
+def migrate(rec: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 record as version 2 (``rec`` itself when it is not version 1): the config's
+    ``"seats"`` and the meta's ``"names"`` become the record's ``"seats"``. Never raises; what is
+    malformed is left for :func:`from_record` to refuse."""
+    if rec.get("format_version") != 1 or "seats" in rec or not isinstance(rec.get("config"), dict):
+        return rec
+    config, seats = split(rec["config"])
+    meta = rec.get("meta")
+    given = None
+    if isinstance(meta, dict) and "names" in meta:
+        meta = dict(meta)
+        given = meta.pop("names")
+    out = {**rec, "format_version": 2, "config": config}
+    if seats is not None:
+        out["seats"] = seats
+        if isinstance(given, list) and isinstance(seats, list):
+            try:
+                out["seats"] = [s.to_json() for s in names([parse(x) for x in seats], given)]
+            except ValueError:
+                pass
+    if isinstance(meta, dict):
+        out["meta"] = meta
+        if not meta:
+            del out["meta"]
+    return out
+
+
 def from_record(rec: Any, expect_game: str | None = None) -> Match:
-    """Rebuild a match from a record, checking everything; raises :class:`RecordError`."""
+    """Rebuild a match from a record (version 2, or 1 through :func:`migrate`), checking everything;
+    raises :class:`RecordError`."""
     from .registry import get_spec, UnknownGame
 
     if not isinstance(rec, dict):
         raise RecordError("not a Playtable match record (top level is not an object)")
     if rec.get("format") != FORMAT:
         raise RecordError("not a Playtable match record (missing or wrong 'format')")
+    v1 = rec.get("format_version") == 1
+    rec = migrate(rec)
+    if v1 and "seats" not in rec:
+        rec = {**rec, "seats": None}         # a version-1 record that named no seats: all humans
     missing = _KEYS - set(rec)
     extra = set(rec) - _KEYS - _OPTIONAL
     if missing:
@@ -81,10 +119,17 @@ def from_record(rec: Any, expect_game: str | None = None) -> Match:
         raise RecordError("record 'seed' is not an integer")
     if not isinstance(rec["config"], dict):
         raise RecordError("record 'config' is not an object")
+    if "seats" in rec["config"]:
+        raise RecordError("record config names seats (they belong in 'seats')")
     try:
         match = Match(rules, rec["config"], seed, resolve_chance=False)
     except ValueError as e:
         raise RecordError(f"record config is invalid: {e}") from None
+    if rec["seats"] is not None:
+        try:
+            match.seats = check(rec["seats"], len(match.seats), spec.seat_levels)
+        except ValueError as e:
+            raise RecordError(f"record seats are invalid: {e}") from None
     actions = rec["actions"]
     if not isinstance(actions, list):
         raise RecordError("record 'actions' is not a list")

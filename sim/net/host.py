@@ -48,7 +48,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.protocol import State
 
 from sim.ai.realtime import BotTimers
-from sim.core.match import Match, quantize
+from sim.core.match import Match, check_setup, quantize
 from sim.core.rules import IllegalAction
 
 from . import protocol as P
@@ -158,7 +158,7 @@ class Host:
         self.seats = [SeatInfo("lan") for _ in range(players - len(bots))] + [SeatInfo(b) for b in bots]
         self.options = dict(options or {})
         # check the options now, with placeholder seats
-        self.rules.validate_config(self._config(["lan:x" if s.kind == "lan" else s.kind for s in self.seats]))
+        check_setup(self.rules, self._config(["lan:x" if s.kind == "lan" else s.kind for s in self.seats]))
         self.seed = secrets.randbelow(2 ** 31) if seed is None else int(seed)
         self.bind, self.port = bind, port
         self.record_path = Path(record_path) if record_path else None
@@ -190,15 +190,19 @@ class Host:
         self._changed = False                  # the match changed since the last flush
 
     def _config(self, seats: list[str]) -> dict[str, Any]:
-        """The match config for these seat kinds: a LAN seat is ``lan:NAME`` in a real-time game (its
-        rules know LAN seats) and ``human`` in a turn-based one; ``players`` where the rules take it."""
-        if not self.realtime:
-            seats = ["human" if s.startswith("lan:") else s for s in seats]
+        """The set-up config for these seats ("lan:NAME", "bot:LEVEL"), sent to the clients as it is:
+        the options, ``players`` where the rules take it, and the seats."""
         cfg = dict(self.options)
         if self.realtime or "players" in self.rules.default_config():
             cfg["players"] = len(seats)
         cfg["seats"] = seats
         return cfg
+
+    def _wire_config(self) -> dict[str, Any] | None:
+        """The match's config with its seats (texts), as the clients are sent it (None before the start)."""
+        if self.match is None:
+            return None
+        return {**self.match.config, "seats": [s.text() for s in self.match.seats]}
 
     # ------------------------------------------------------------ lifecycle
     def start(self, timeout: float = 10.0) -> "Host":
@@ -322,7 +326,7 @@ class Host:
 
     def _lobby_msg(self) -> dict:
         return {"type": "lobby", **self._table(), "started": self.match is not None,
-                "config": self.match.config if self.match is not None else None}
+                "config": self._wire_config()}
 
     def all_ready(self) -> bool:
         """Every seat taken and every LAN seat ready: the condition that starts the game."""
@@ -362,7 +366,7 @@ class Host:
         seats = [f"lan:{s.name}" if s.kind == "lan" else s.kind for s in self.seats]
         config = self._config(seats)
         m = Match(self.rules, config, self.seed)
-        m.meta = {"lan": True} if self.realtime else {"lan": True, "names": self._names()}
+        m.meta = {"lan": True}
         m.listeners.append(self._on_change)
         self.match = m
         self._t0 = time.monotonic()
@@ -591,7 +595,7 @@ class Host:
             info.conn = conn
             conn.seat = seat
             self.log(f"seat {seat}: {info.name} joined")
-        config = self.match.config if self.match is not None else None
+        config = self._wire_config()
         self._send(conn, {"type": "welcome", "version": P.VERSION, "game": self.spec.name, "seat": seat,
                           "token": info.token,
                           "config": config, "last_seq": info.last_seq, **self._table(),

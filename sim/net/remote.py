@@ -12,9 +12,9 @@ so a game's screen that reads the state every frame stays current without knowin
 
 For a game whose actions are all public (``GameSpec.lan_log``) the host sends the action log too:
 :attr:`log`, :attr:`states` and :meth:`applied` then hold the whole game as in a local ``Match``
-(replayed here from the config), so the screen's move list works. Every seat is ``human`` in
-:attr:`config` (the host plays its bots; a screen never runs one for a remote seat); the host's seat
-kinds and names are in :attr:`seats` and :attr:`names`.
+(replayed here from the config), so the screen's move list works. The host sends its config with the
+seats named under ``"seats"``; :attr:`seats` shows this machine's seat as its human and every other
+one as played elsewhere (the host plays its bots; a screen never runs one for a remote seat).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import random
 from typing import Any, Callable
 
 from sim.core.rules import IllegalAction
-from sim.core.seats import Seat
+from sim.core.seats import Seat, split
 
 
 class RemoteMatch:
@@ -59,10 +59,11 @@ class RemoteMatch:
     def _set_config(self, config: Any) -> None:
         if not config or self.config:
             return
-        self.host_config = dict(config)   # what the host's match was made with (replays start there)
-        self.kinds = list(config.get("seats") or [])
+        cfg, kinds = split(config)
+        self.host_config = dict(cfg)      # what the host's match was made with (replays start there)
+        self.kinds = list(kinds or [])
         self.names = list(self.client.names or [])
-        self.config = dict(config, seats=["human"] * len(self.kinds)) if self.kinds else dict(config)
+        self.config = dict(cfg)
 
     @property
     def seats(self) -> list[Seat]:

@@ -12,7 +12,6 @@ from sim.core.options import Option, check as check_options, over_defaults
 from sim.core.rules import CHANCE, Action, Event, GameInfo, IllegalAction
 
 INFO = GameInfo(name="nim", title="Nim", min_players=2, max_players=2, rules_version=1)
-SEAT_KINDS = ("human", "bot:perfect", "bot:random")
 
 
 def _int(v: Any) -> bool:
@@ -57,21 +56,16 @@ class NimState:
 
 class NimRules:
     """Config: ``heaps`` (1..6 heaps of 1..15 sticks, default [3, 4, 5]), ``misere`` (bool),
-    ``first`` (0, 1 or "random"), ``seats`` (two of :data:`SEAT_KINDS`; recorded only)."""
+    ``first`` (0, 1 or "random")."""
 
     info = INFO
 
     def default_config(self) -> dict[str, Any]:
-        return {"heaps": [3, 4, 5], "misere": False, "first": 0, "seats": ["human", "bot:perfect"]}
+        return {"heaps": [3, 4, 5], "misere": False, "first": 0}
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         out = over_defaults(self.default_config(), config)
-        out = check_options(OPTIONS, out)
-        seats = out["seats"]
-        if not isinstance(seats, (list, tuple)) or len(seats) != 2 or any(s not in SEAT_KINDS for s in seats):
-            raise ValueError(f"seats must be two of {', '.join(SEAT_KINDS)}")
-        out["seats"] = list(seats)
-        return out
+        return check_options(OPTIONS, out)
 
     def initial_state(self, config: dict[str, Any]) -> NimState:
         cfg = self.validate_config(config)
