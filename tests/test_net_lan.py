@@ -498,6 +498,7 @@ def test_no_message_to_a_seat_tells_another_seats_hidden_tiles(tmp_path):
             assert any(e["from"] != c.seat for e in gifts)        # gifts were made, and told to all
             own = [e for e in gifts if e["from"] == c.seat and not e["auto"]]
             assert all("tile" in e for e in own)
-            assert rules.state_from_json(c.latest["view"]) == host.call(lambda: rules.observe(host.match.state, c.seat))
+            final = host.call(lambda: rules.observe(host.match.state, c.seat))
+            assert rules.state_from_json(c.latest["view"]) == final
     finally:
         host.stop()

@@ -522,7 +522,8 @@ class RaceRules:
         _need(isinstance(obj["board"], list), "board must list [q, r, tile, rot]")
         for t in obj["board"]:
             _need(isinstance(t, list) and len(t) == 4 and all(_int(x) for x in t) and t[2] in TILE_SET
-                  and 0 <= t[3] < 6 and (t[0], t[1]) not in cells, "board must list [q, r, tile, rot] once per cell")
+                  and 0 <= t[3] < 6 and (t[0], t[1]) not in cells,
+                  "board must list [q, r, tile, rot] once per cell")
             cells[(t[0], t[1])] = (t[2], t[3])
             tiles.append(t[2])
         seats = []
@@ -534,7 +535,8 @@ class RaceRules:
             dl = d["deadlines"]
             _need(isinstance(dl, list) and all(_num(x) for x in dl) and d["owed"] == len(dl),
                   f"seat {i}'s deadlines must list one time per gift owed")
-            _need(d["out"] is None or _int(d["out"]) and 1 <= d["out"] <= n, f"seat {i}'s out must be 1..{n} or null")
+            _need(d["out"] is None or _int(d["out"]) and 1 <= d["out"] <= n,
+                  f"seat {i}'s out must be 1..{n} or null")
             _need(all(_int(d[k]) and d[k] >= 0 for k in ("gobbles", "doubles", "placed")),
                   f"seat {i}'s gobbles, doubles and placed must be counts")
             seats.append(Seat(pile=pile, stack=tile_list(d["stack"], f"seat {i}'s stack", hidden=False),
@@ -552,8 +554,8 @@ class RaceRules:
         phase, order, quota, last = obj["phase"], obj["order"], obj["quota"], obj["last"]
         _need(phase in ("start", "deal", "play", "over"), "phase must be start, deal, play or over")
         _need(_num(obj["clock"]) and obj["clock"] >= 0, "clock must be a time (s)")
-        _need(isinstance(order, list) and all(_int(x) and 0 <= x < n for x in order) and len(set(order)) == len(order),
-              "order must list seats once each")
+        _need(isinstance(order, list) and all(_int(x) and 0 <= x < n for x in order)
+              and len(set(order)) == len(order), "order must list seats once each")
         _need(isinstance(quota, list) and len(quota) == n and all(_int(x) and x >= 0 for x in quota),
               f"quota must list {n} counts")
         _need(isinstance(last, list) and len(last) == n and all(

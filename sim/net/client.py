@@ -6,7 +6,8 @@ the lobby (:attr:`names`, :attr:`ready`, :attr:`away`, :attr:`started`), or drai
 host message, a thread-safe ``queue.Queue``); it calls :meth:`Client.set_ready` in the lobby (the game
 starts when every seat is taken and ready) and :meth:`Client.send_intent` with an action; the
 sequence number grows by one per intent. A game's screen reads the client through
-:class:`sim.net.remote.RemoteMatch` (a real-time game's every event too: :meth:`events_between`). Everything is thread-safe. :meth:`wait_for` blocks (tests,
+:class:`sim.net.remote.RemoteMatch` (a real-time game's every event too:
+:meth:`events_between`). Everything is thread-safe. :meth:`wait_for` blocks (tests,
 headless use) until a condition on the client holds.
 """
 from __future__ import annotations
