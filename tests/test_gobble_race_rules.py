@@ -417,3 +417,61 @@ def test_automatic_gifts_favour_no_seat():
             if gift and row["a"]["to"] is not None:
                 received[row["a"]["to"]] += 1
     assert max(received) < 1.5 * min(received), received
+
+
+# ------------------------------------------------------------------------------ a seat's view
+def busy(m):
+    """A position with a penalty stack and a gift owed (public) and face-down tiles (secret)."""
+    s = m.state
+    return any(st.stack for st in s.seats) and any(st.owed for st in s.seats) and s.clock > 0
+
+
+def test_observe_is_a_race_state_that_shows_a_seat_only_its_revealed_tiles():
+    m, _ = find(busy)
+    s = replace(m.state, hand=2)
+    for seat in range(3):
+        v = R.observe(s, seat)
+        assert isinstance(v, RaceState) and v.seen_by == seat
+        assert v.board == s.board and v.clock == s.clock and v.last == s.last and v.order == s.order
+        assert v.revealed(seat) == s.revealed(seat) and None not in v.revealed(seat)
+        for j, (a, b) in enumerate(zip(v.seats, s.seats)):
+            assert (a.stack, a.owed, a.out, a.gobbles, a.placed) == (b.stack, b.owed, b.out, b.gobbles, b.placed)
+            assert len(a.pile) == len(b.pile)
+            shown = min(2, len(b.pile)) if j == seat else 0
+            assert a.pile[:shown] == b.pile[:shown] and set(a.pile[shown:]) <= {None}
+        assert set(v.aside) <= {None} and len(v.aside) == len(s.aside)
+    # a gift waiting for its place: nobody is told the tile
+    waiting = replace(s, insert=(1, s.seats[0].pile[0]))
+    assert R.observe(waiting, 0).insert == (1, None)
+    with pytest.raises(ValueError):
+        R.observe(s, 3)
+
+
+def test_race_state_json_round_trip_and_refusals():
+    import json
+
+    m, _ = find(busy)
+    for s in (m.state, R.observe(m.state, 1)):
+        obj = json.loads(json.dumps(R.state_to_json(s)))
+        back = R.state_from_json(obj)
+        assert back == s and R.state_to_json(back) == obj
+    view = R.state_to_json(R.observe(m.state, 1))
+    # what a version 2 client reads: pile and gift counts, the seat's revealed tile(s)
+    assert view["revealed"] == list(m.state.revealed(1)) and view["seats"][0]["pile"] == len(m.state.seats[0].pile)
+    assert all(t is None for j, d in enumerate(view["seats"]) if j != 1 for t in d["tiles"])
+    bad = []
+    for key, value in (("seat", 7), ("phase", "lunch"), ("hand", 0), ("clock", "soon"), ("order", [0, 0]),
+                       ("board", [[0, 0, 99, 0]]), ("revealed", [5, 6]), ("bag", [1])):
+        bad.append(dict(view, **{key: value}))
+    seats = [dict(d) for d in view["seats"]]
+    seats[0]["pile"] += 1
+    bad.append(dict(view, seats=seats))
+    seats = [dict(d) for d in view["seats"]]
+    seats[2]["stack"] = seats[2]["stack"] + [view["board"][0][2]]   # a tile on the board and a stack
+    bad.append(dict(view, seats=seats))
+    full = R.state_to_json(m.state)
+    full["seats"][0]["tiles"][-1] = None          # the whole position hides nothing
+    bad += [full, [], None, {k: v for k, v in view.items() if k != "last"}]
+    for obj in bad:
+        with pytest.raises(ValueError):
+            R.state_from_json(obj)

@@ -455,3 +455,50 @@ def test_cli_host_and_join_headless(tmp_path):
         if host.poll() is None:
             host.kill()
             host.wait()
+
+
+def hidden_tiles_shown(msg: dict, seat: int) -> list[str]:
+    """What a message to ``seat`` tells of tiles that seat may not see: another seat's face-down tiles,
+    the bag, the tiles set aside, a gift waiting for its place, the tile of a gift it did not give."""
+    bad = []
+    if msg["type"] == "state":
+        view = msg["view"]
+        if view["seat"] != seat:
+            bad.append(f"a view of seat {view['seat']}")
+        for j, d in enumerate(view["seats"]):
+            shown = d["tiles"][:view["hand"]] if j == seat else []
+            if any(t is not None for t in d["tiles"][len(shown):]):
+                bad.append(f"seat {j}'s pile")
+        if any(t is not None for t in view["bag"] + view["aside"]) or (view["insert"] or [0, None])[1] is not None:
+            bad.append("the bag, the tiles set aside or a gift on its way")
+        bad += [f"the tile of seat {e['from']}'s gift" for e in msg["events"]
+                if e.get("e") == "gift" and e["from"] != seat and "tile" in e]
+    return bad
+
+
+def test_no_message_to_a_seat_tells_another_seats_hidden_tiles(tmp_path):
+    """A whole race with gifts: every message each LAN seat received shows it only its own revealed
+    tile(s) and the tiles of the gifts it gave; each view is that seat's ``observe``."""
+    host = make_host(tmp_path, players=4, bots=["bot:hard", "bot:medium"], options={"gift_timeout": 1.0})
+    rules = host.rules
+    try:
+        a, b = join(host, "Ann"), join(host, "Bob")
+        assert a.wait_for(lambda c: c.latest is not None, 5)
+        play_out([a, b])
+        for c in (a, b):
+            assert c.wait_for(lambda c: c.latest["view"]["phase"] == "over", 5)
+            msgs = []
+            while not c.inbox.empty():
+                msgs.append(c.inbox.get_nowait())
+            states = [m for m in msgs if m["type"] == "state"]
+            assert len(states) > 10
+            for m in msgs:
+                assert hidden_tiles_shown(m, c.seat) == [], m
+            gifts = [e for m in states for e in m["events"] if e.get("e") == "gift"]
+            assert any(e["from"] != c.seat for e in gifts)        # gifts were made, and told to all
+            own = [e for e in gifts if e["from"] == c.seat and not e["auto"]]
+            assert all("tile" in e for e in own)
+            final = host.call(lambda: rules.observe(host.match.state, c.seat))
+            assert rules.state_from_json(c.latest["view"]) == final
+    finally:
+        host.stop()

@@ -161,37 +161,52 @@ def test_lobby_ready_marks_toggle_and_waiting_line(app, tmp_path):
         host.stop()
 
 
-def test_a_view_already_taken_is_not_counted_twice():
-    """The race screen takes the client's latest view at once, then drains the inbox, which still
-    holds that view (and older ones): they must not be applied again."""
-    import queue
-    import threading
+def test_the_race_screen_draws_its_seats_observe_through_a_remote_match(app, tmp_path):
+    """The LAN race screen's match is a RemoteMatch whose state is a race state equal to the host's
+    ``observe`` of this seat, after a few intents; its listeners got the events of every view once."""
+    from games.gobble.race import RaceState
+    from games.gobble.view_lan import LanLobbyScene, LanRaceScene
+    from sim.net.remote import RemoteMatch
 
-    from games.gobble.view_lan import LanMatch
-
-    class FakeClient:
-        def __init__(self, msgs):
-            self.seat, self.over, self.url = 0, None, "ws://127.0.0.1:1"
-            self.config = {"seats": ["lan:a", "lan:b"], "players": 2}
-            self.inbox = queue.Queue()
-            for m in msgs:
-                self.inbox.put(m)
-            self.latest = msgs[-1]
-            self.closed = threading.Event()
-
-    def state(n, tiles, events):
-        view = {"board": tiles, "seats": [{"pile": 5, "stack": [], "owed": 0, "out": None, "gobbles": 0,
-                                           "doubles": 0}] * 2,
-                "revealed": [3], "clock": float(n), "phase": "play", "order": []}
-        return {"type": "state", "seat": 0, "time": float(n), "view": view, "events": events, "recv_n": n}
-
-    place = {"e": "place", "seat": 1, "src": "pile", "tile": 9, "rot": 0, "q": 1, "r": 0}
-    first = state(1, [[0, 0, 1, 0]], [])
-    second = state(2, [[0, 0, 1, 0], [1, 0, 9, 0]], [place])
-    c = FakeClient([first, second])
-    m = LanMatch(c, "x")
-    assert m.placed == [0, 1]
-    while not c.inbox.empty():
-        m.apply(c.inbox.get_nowait())
-    assert m.placed == [0, 1]
-    assert len(m.state.board.tiles) == 2  # and the older view did not take the screen back in time
+    host = Host(get_spec("gobble"), players=2, bots=[], seed=8, tick=0.02, record_path=tmp_path / "r.json").start()
+    try:
+        a = Client("127.0.0.1", host.port, "Ann").start()
+        b = Client("127.0.0.1", host.port, "Bob").start()
+        b.set_ready(True)
+        app.push(LanLobbyScene(app, a, None, host.address))
+        frames(app)
+        app.step([key(pygame.K_r)], app.STEP)
+        assert a.wait_for(lambda c: c.latest is not None, 5)
+        frames(app)
+        scene = app.top
+        assert isinstance(scene, LanRaceScene) and isinstance(scene.match, RemoteMatch)
+        seen: list = []
+        scene.match.listeners.append(lambda m, events: seen.extend(events))
+        rng = random.Random(2)
+        placed = 0
+        for _ in range(4):
+            act = choose(a.latest["view"], a.seat, rng)
+            assert act is not None and scene.submit(act)
+            seq = a._seq
+            assert a.wait_for(lambda c: seq in c.results, 5)
+            assert a.wait_for(lambda c: c.latest["view"] == host.view(a.seat), 5)
+            frames(app, 1)
+            placed += act["t"] == "place" and a.results[seq]["type"] == "accepted"
+        st = scene.state
+        rules = host.rules
+        assert isinstance(st, RaceState) and st == host.call(lambda: rules.observe(host.match.state, a.seat))
+        assert st.seats[a.seat].placed == placed and scene.me().placed == placed
+        assert scene.kinds == ["human", "lan:Bob"] and scene.seat == a.seat
+        mine = [e for e in seen if e.get("e") == "place" and e["seat"] == a.seat]
+        assert len(mine) == placed      # each placement's event reached the screen once
+        # the host's next snapshot (same board): the screen keeps its board, and a hint on it stays
+        board, n = scene.state.board, a.latest["recv_n"]
+        app.step([key(pygame.K_h)], app.STEP)
+        assert scene.board_hint is not None and scene.board_hint[0] is board
+        assert a.wait_for(lambda c: c.latest["recv_n"] > n, 5)
+        frames(app, 1)
+        assert scene.state.board is board and scene.board_hint is not None
+        app.draw()
+        b.close()
+    finally:
+        host.stop()

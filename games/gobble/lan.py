@@ -3,39 +3,40 @@
 * :func:`choose`: a scripted LAN player that picks a legal action from nothing but its seat's view
   (tests, soak, headless ``playtable join --auto``);
 * :func:`filter_events`: the events a seat may be told;
-* :func:`make_lan_scene`: the LAN lobby, then the race screen (``view_lan``).
+* :func:`make_lan_scene`: the race's LAN lobby, then the race screen on a ``RemoteMatch`` (``view_lan``).
 """
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from .board import Board
 
 
 def choose(view: dict[str, Any], seat: int, rng: random.Random) -> dict | None:
-    """An action for ``seat`` from its ``view`` (``RaceRules.observe``), or None to wait."""
-    if view["phase"] != "play":
+    """An action for ``seat`` from its ``view`` (``RaceRules.state_to_json`` of its ``observe``), or
+    None to wait. Raises ValueError if ``view`` is not a race state."""
+    from .race import RaceRules
+
+    rules = RaceRules()
+    s = rules.state_from_json(view)
+    if s.phase != "play":
         return None
-    me = view["seats"][seat]
-    if me["out"] is not None:
+    me = s.seats[seat]
+    if me.out is not None:
         return None
-    if me["owed"]:
-        opp = [j for j, s in enumerate(view["seats"]) if j != seat and s["out"] is None]
-        src = "pile" if me["pile"] else "stack" if me["stack"] else None
+    if me.owed:
+        opp = [j for j in s.in_play() if j != seat]
+        src = "pile" if me.pile else "stack" if me.stack else None
         if opp and src:
             return {"t": "gift", "src": src, "to": rng.choice(opp)}
-    board = Board.from_tiles({(q, r): (n, k) for q, r, n, k in view["board"]})
-    options = [("pile", n) for n in view["revealed"]]
-    if me["stack"]:
-        options.append(("stack", me["stack"][-1]))
-    for src, n in options:
-        spots = board.placements(n)
+    for src, n in rules.placeable(s, seat):
+        spots = s.board.placements(n)
         if spots:
             (q, r), rot = rng.choice(spots)
             return {"t": "place", "src": src, "tile": n, "rot": rot, "q": q, "r": r}
-    if view["revealed"]:
-        return {"t": "discard", "tile": view["revealed"][0]}
+    rev = s.revealed(seat)
+    if rev:
+        return {"t": "discard", "tile": rev[0]}
     return None
 
 

@@ -48,11 +48,12 @@ RACE_INFO = GameInfo(name="gobble", title="Tantrix Gobble", min_players=2, max_p
 
 @dataclass(frozen=True)
 class Seat:
-    """One player's tiles. ``pile``: face down, index 0 is the top (revealed first); ``stack``: the
-    face-up penalty stack, last = top; ``owed``: deadlines (match time, s) of gifts still to give;
-    ``out``: finishing position (1 = first OUT) or None."""
+    """One player's tiles. ``pile``: face down, index 0 is the top (revealed first; None in a seat's
+    view for a tile it may not see); ``stack``: the face-up penalty stack, last = top; ``owed``:
+    deadlines (match time, s) of gifts still to give; ``out``: finishing position (1 = first OUT) or
+    None."""
 
-    pile: tuple[int, ...] = ()
+    pile: tuple[int | None, ...] = ()
     stack: tuple[int, ...] = ()
     owed: tuple[float, ...] = ()
     out: int | None = None
@@ -69,7 +70,9 @@ class Seat:
 class RaceState:
     """A position of the race. ``phase``: "start", "deal", "play" or "over"; ``quota``: tiles each seat
     is dealt; ``aside``: tiles out of play; ``insert``: ``(receiver, tile)`` of a gift waiting for chance
-    to pick its place in the pile; ``order``: seats in finishing order; ``clock``: match time (s)."""
+    to pick its place in the pile; ``order``: seats in finishing order; ``clock``: match time (s);
+    ``seen_by``: the seat whose view this is (``RaceRules.observe``: every tile it may not see is None),
+    None for the whole position."""
 
     board: Board
     seats: tuple[Seat, ...]
@@ -85,6 +88,7 @@ class RaceState:
     hand: int = 1
     escalating: bool = False
     gift_timeout: float = GIFT_TIMEOUT
+    seen_by: int | None = None
 
     @property
     def n(self) -> int:
@@ -111,6 +115,18 @@ def deal_quota(n: int, handicap: list[int]) -> tuple[int, ...]:
 
 def _int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _num(v: Any) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and v == v and abs(v) != float("inf")
+
+
+def _need(ok: Any, why: str) -> None:
+    if not ok:
+        raise ValueError(why)
+
+
+TILE_SET = frozenset(TILE_NUMBERS)
 
 
 class RaceRules:
@@ -432,16 +448,117 @@ class RaceRules:
     def undoable(self, s: RaceState, player: int, action: Action) -> bool:
         return False
 
-    def observe(self, s: RaceState, player: int) -> dict[str, Any]:
-        """What seat ``player`` may see: the board, every penalty stack (face up), pile sizes, and only
-        its own revealed tiles."""
+    def observe(self, s: RaceState, player: int) -> RaceState:
+        """What seat ``player`` may see, as a race state (``seen_by`` = ``player``): the board, every
+        penalty stack (face up), every seat's gift deadlines and counts, and of the face-down tiles only
+        ``player``'s own revealed ones; every other pile tile, the bag, the tiles set aside and a gift
+        waiting for its place are None. Raises ValueError for a seat not in the race."""
+        if not _int(player) or not 0 <= player < s.n:
+            raise ValueError(f"no seat {player!r} in this race")
+        seats = []
+        for i, st in enumerate(s.seats):
+            shown = min(s.hand, len(st.pile)) if i == player else 0
+            seats.append(replace(st, pile=tuple(st.pile[:shown]) + (None,) * (len(st.pile) - shown)))
+        return replace(s, seats=tuple(seats), bag=(None,) * len(s.bag), aside=(None,) * len(s.aside),
+                       insert=None if s.insert is None else (s.insert[0], None), seen_by=player)
+
+    def state_to_json(self, s: RaceState) -> dict[str, Any]:
+        """``s`` (usually an ``observe`` result) as JSON. Per seat ``pile`` and ``owed`` are counts,
+        ``tiles`` the pile top first (null: not shown) and ``deadlines`` the gift deadlines; ``revealed``
+        lists the tiles shown to ``seat`` (the seat the state is seen by; empty for the whole
+        position)."""
         return {
+            "seat": s.seen_by,
             "board": [[q, r, n, k] for (q, r), (n, k) in s.board.tiles.items()],
-            "seats": [{"pile": len(st.pile), "stack": list(st.stack), "owed": len(st.owed),
-                       "out": st.out, "gobbles": st.gobbles, "doubles": st.doubles} for st in s.seats],
-            "revealed": list(s.revealed(player)) if 0 <= player < s.n else [],
+            "seats": [{"pile": len(st.pile), "tiles": list(st.pile), "stack": list(st.stack),
+                       "owed": len(st.owed), "deadlines": list(st.owed), "out": st.out,
+                       "gobbles": st.gobbles, "doubles": st.doubles, "placed": st.placed} for st in s.seats],
+            "revealed": list(s.revealed(s.seen_by)) if s.seen_by is not None else [],
             "clock": s.clock, "phase": s.phase, "order": list(s.order),
+            "quota": list(s.quota), "bag": list(s.bag), "aside": list(s.aside),
+            "insert": None if s.insert is None else list(s.insert), "deadlock": s.deadlock,
+            "last": [None if c is None else [c[0], c[1]] for c in s.last], "hand": s.hand,
+            "escalating": s.escalating, "gift_timeout": s.gift_timeout,
         }
+
+    def state_from_json(self, obj: Any) -> RaceState:
+        """The race state ``state_to_json`` wrote; ValueError with a reason for anything else (a
+        wrong key or type, a tile that is not one of the 56 or shows twice, counts that disagree)."""
+        keys = {"seat", "board", "seats", "revealed", "clock", "phase", "order", "quota", "bag", "aside",
+                "insert", "deadlock", "last", "hand", "escalating", "gift_timeout"}
+        _need(isinstance(obj, dict) and set(obj) == keys, f"a race state has the keys {sorted(keys)}")
+        seen = obj["seat"]
+        rows = obj["seats"]
+        _need(isinstance(rows, list) and 2 <= len(rows) <= 6, "seats must list 2 to 6 seats")
+        n = len(rows)
+        _need(seen is None or _int(seen) and 0 <= seen < n, "seat must be a seat of the race or null")
+        tiles: list[int | None] = []
+
+        def tile_list(v: Any, what: str, hidden: bool = True) -> tuple:
+            _need(isinstance(v, list) and all(x is None and hidden or _int(x) and x in TILE_SET for x in v),
+                  f"{what} must list tile numbers (1..56){' or null' if hidden else ''}")
+            tiles.extend(v)
+            return tuple(v)
+
+        cells = {}
+        _need(isinstance(obj["board"], list), "board must list [q, r, tile, rot]")
+        for t in obj["board"]:
+            _need(isinstance(t, list) and len(t) == 4 and all(_int(x) for x in t) and t[2] in TILE_SET
+                  and 0 <= t[3] < 6 and (t[0], t[1]) not in cells,
+                  "board must list [q, r, tile, rot] once per cell")
+            cells[(t[0], t[1])] = (t[2], t[3])
+            tiles.append(t[2])
+        seats = []
+        skeys = {"pile", "tiles", "stack", "owed", "deadlines", "out", "gobbles", "doubles", "placed"}
+        for i, d in enumerate(rows):
+            _need(isinstance(d, dict) and set(d) == skeys, f"seat {i} has the keys {sorted(skeys)}")
+            pile = tile_list(d["tiles"], f"seat {i}'s tiles")
+            _need(d["pile"] == len(pile), f"seat {i}'s pile count is not its number of tiles")
+            dl = d["deadlines"]
+            _need(isinstance(dl, list) and all(_num(x) for x in dl) and d["owed"] == len(dl),
+                  f"seat {i}'s deadlines must list one time per gift owed")
+            _need(d["out"] is None or _int(d["out"]) and 1 <= d["out"] <= n,
+                  f"seat {i}'s out must be 1..{n} or null")
+            _need(all(_int(d[k]) and d[k] >= 0 for k in ("gobbles", "doubles", "placed")),
+                  f"seat {i}'s gobbles, doubles and placed must be counts")
+            seats.append(Seat(pile=pile, stack=tile_list(d["stack"], f"seat {i}'s stack", hidden=False),
+                              owed=tuple(float(x) for x in dl), out=d["out"], gobbles=d["gobbles"],
+                              doubles=d["doubles"], placed=d["placed"]))
+        bag = tile_list(obj["bag"], "bag")
+        aside = tile_list(obj["aside"], "aside")
+        ins = obj["insert"]
+        _need(ins is None or isinstance(ins, list) and len(ins) == 2 and _int(ins[0]) and 0 <= ins[0] < n
+              and (ins[1] is None or _int(ins[1]) and ins[1] in TILE_SET), "insert must be [seat, tile] or null")
+        if ins is not None:
+            tiles.append(ins[1])
+        known = [t for t in tiles if t is not None]
+        _need(len(tiles) == len(TILE_SET) and len(set(known)) == len(known), "the 56 tiles must each show once")
+        phase, order, quota, last = obj["phase"], obj["order"], obj["quota"], obj["last"]
+        _need(phase in ("start", "deal", "play", "over"), "phase must be start, deal, play or over")
+        _need(_num(obj["clock"]) and obj["clock"] >= 0, "clock must be a time (s)")
+        _need(isinstance(order, list) and all(_int(x) and 0 <= x < n for x in order)
+              and len(set(order)) == len(order), "order must list seats once each")
+        _need(isinstance(quota, list) and len(quota) == n and all(_int(x) and x >= 0 for x in quota),
+              f"quota must list {n} counts")
+        _need(isinstance(last, list) and len(last) == n and all(
+            c is None or isinstance(c, list) and len(c) == 2 and all(_int(x) for x in c) for c in last),
+            f"last must list {n} cells [q, r] or null")
+        _need(_int(obj["hand"]) and 1 <= obj["hand"] <= 3, "hand must be 1..3")
+        _need(isinstance(obj["deadlock"], bool) and isinstance(obj["escalating"], bool),
+              "deadlock and escalating must be true or false")
+        _need(_num(obj["gift_timeout"]) and obj["gift_timeout"] > 0, "gift_timeout must be a time (s)")
+        s = RaceState(board=Board.from_tiles(cells), seats=tuple(seats), bag=bag, quota=tuple(quota), aside=aside,
+                      phase=phase, clock=float(obj["clock"]), insert=None if ins is None else (ins[0], ins[1]),
+                      order=tuple(order), deadlock=obj["deadlock"],
+                      last=tuple(None if c is None else (c[0], c[1]) for c in last), hand=obj["hand"],
+                      escalating=obj["escalating"], gift_timeout=float(obj["gift_timeout"]), seen_by=seen)
+        if seen is None:
+            _need(None not in tiles, "the whole position shows every tile")
+        else:
+            _need(None not in s.revealed(seen), "the state's seat sees its revealed tiles")
+        _need(obj["revealed"] == (list(s.revealed(seen)) if seen is not None else []),
+              "revealed must list the tiles shown to the state's seat")
+        return s
 
     def invariants(self, s: RaceState) -> list[str]:
         bad = []

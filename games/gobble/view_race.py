@@ -31,6 +31,8 @@ from sim.ai.realtime import BotTimers
 from sim.app.widgets import Button, dim_backdrop, mix
 from sim.core.match import Match
 from sim.core.registry import get_spec
+from sim.core.seats import parse as parse_seat
+from sim.net.remote import RemoteMatch
 
 from . import draw
 from .boardview import GOBBLE_NAMES, H_LOGICAL, BoardScene, fmt_time
@@ -82,7 +84,8 @@ BOTS_PER_FRAME = 2
 class RaceScene(BoardScene):
     """The race on ``match`` (a RaceRules match, in any phase). The mouse plays the first "human" seat
     of ``match.seats``; every "bot:LEVEL" seat is driven by a bot from ``RACE.make_bot``.
-    Options: ``bots`` (a list of real-time bots to use instead)."""
+    On a ``RemoteMatch`` (a LAN race) the mouse plays this machine's seat and the host every other
+    one. Options: ``bots`` (a list of real-time bots to use instead)."""
 
     title = "Tantrix Gobble"
     BOARD = BOARD
@@ -96,10 +99,18 @@ class RaceScene(BoardScene):
         RACE = get_spec("gobble")
         super().__init__(app, match, RACE)
         self._init_board_view()
-        self.kinds = list(self.seats)     # "human", "bot:LEVEL", "lan:NAME" (TableScene's seats)
+        on_lan = isinstance(match, RemoteMatch)
+        if on_lan:   # this machine plays its own seat, the host every other one (named by its kind)
+            self.kinds = ["human" if i == match.seat else k for i, k in enumerate(match.kinds)]
+            self.seat_list = [parse_seat(k) for k in self.kinds]
+            self.seats = list(self.kinds)
+        else:
+            self.kinds = list(self.seats)     # "human", "bot:LEVEL", "lan:NAME" (TableScene's seats)
         humans = self.humans()
         self.seat: int | None = humans[0] if humans else None
         bots = opts.get("bots")
+        if bots is None and on_lan:
+            bots = []
         if bots is None:
             bots = [RACE.make_bot(i, k.split(":", 1)[1], match.seed)
                     for i, k in enumerate(self.kinds) if k.startswith("bot:")]
@@ -839,8 +850,12 @@ class RaceScene(BoardScene):
         foot = ("Drag tile → space  ·  D: to stack  ·  Esc: menu" if self.seat is not None else
                 "F1: rules  ·  Esc: menu")
         self._blit_text(surface, foot, 13, th.text_dim, midtop=(PANEL.centerx, 752))
-        seed = self._text(f"race {self.match.seed}", 12, mix(th.panel, th.text_dim, 0.6))
+        seed = self._text(self.race_label(), 12, mix(th.panel, th.text_dim, 0.6))
         surface.blit(seed, seed.get_rect(bottomright=(PX + PW, H_LOGICAL - 10)))
+
+    def race_label(self) -> str:
+        """The small line under the buttons that names this race ("race SEED")."""
+        return f"race {self.match.seed}"
 
     def _draw_hand(self, surface, sym, me) -> None:
         th = self.theme

@@ -39,8 +39,9 @@ class LobbyScene(Scene):
     check mark and "Ready", or a hollow circle and "Not ready"), a Ready toggle for this machine's seat
     (button or key R) and a line saying what the game waits for. The host starts the game when every
     seat is taken and every LAN player is ready (bots always are); the first view then opens the game
-    (:meth:`open_game`: by default the game's own scene on a :class:`~sim.net.remote.RemoteMatch`,
-    pushed over this lobby, which leaves the host when the game's scene is closed)."""
+    (:meth:`open_game`: the game's own scene, :meth:`game_scene`, on a
+    :class:`~sim.net.remote.RemoteMatch`, pushed over this lobby, which leaves the host when the
+    game's scene is closed)."""
 
     word = "game"   # what is played: "the game starts"
 
@@ -125,7 +126,11 @@ class LobbyScene(Scene):
             self.client.close(timeout=1.0)
             return
         self.remote = remote
-        self.app.push(self.spec.make_scene(self.app, remote))
+        self.app.push(self.game_scene(remote))
+
+    def game_scene(self, remote: Any) -> Any:
+        """The game's scene on ``remote`` (default: the game's own, ``spec.make_scene``)."""
+        return self.spec.make_scene(self.app, remote)
 
     def handle_event(self, event: Any) -> bool:
         for b in (self.b_ready, self.b_leave):

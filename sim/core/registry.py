@@ -84,8 +84,8 @@ class GameSpec:
     #: Real-time games: the levels ``make_bot(seat, level, seed)`` takes (turn-based games list theirs
     #: in ``levels``).
     bot_levels: tuple[str, ...] = ()
-    #: Whether the game can be hosted on the LAN (``playtable host``, the launcher's Host a game). A
-    #: turn-based game needs the rules' ``observe``, ``state_to_json`` and ``state_from_json``.
+    #: Whether the game can be hosted on the LAN (``playtable host``, the launcher's Host a game). The
+    #: game needs the rules' ``observe``, ``state_to_json`` and ``state_from_json``.
     lan: bool = False
     #: ``make_lan_scene(app, client, host, address)`` -> the game's own LAN lobby/screen for a joined
     #: ``sim.net.client.Client`` (``host``: the ``Host`` this app runs, or None). None: the shared lobby,

@@ -102,8 +102,8 @@ class RealtimeRules(Rules, Protocol):
 
 
 class LanRules(Rules, Protocol):
-    """Optional hooks that let a turn-based game be played over the LAN (``sim/net``) and its state
-    cross the wire. A client draws its seat's view with the game's own screen, so the view is a state
+    """Optional hooks that let a game be played over the LAN (``sim/net``) and its state cross the
+    wire. A client draws its seat's view with the game's own screen, so the view is a state
     of the game's own type.
     """
 

@@ -5,13 +5,15 @@ The scene reads :attr:`Client.latest` (the last ``state`` message: this seat's v
 the lobby (:attr:`names`, :attr:`ready`, :attr:`away`, :attr:`started`), or drains :attr:`inbox` (every
 host message, a thread-safe ``queue.Queue``); it calls :meth:`Client.set_ready` in the lobby (the game
 starts when every seat is taken and ready) and :meth:`Client.send_intent` with an action; the
-sequence number grows by one per intent. A turn-based game's screen reads the client through
-:class:`sim.net.remote.RemoteMatch`. Everything is thread-safe. :meth:`wait_for` blocks (tests,
+sequence number grows by one per intent. A game's screen reads the client through
+:class:`sim.net.remote.RemoteMatch` (a real-time game's every event too:
+:meth:`events_between`). Everything is thread-safe. :meth:`wait_for` blocks (tests,
 headless use) until a condition on the client holds.
 """
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import queue
 import threading
@@ -35,6 +37,8 @@ class Client:
         self.welcome: dict | None = None
         self.latest: dict | None = None
         self._received = 0
+        #: (arrival number, events) of the ``state`` messages that carried events, oldest first
+        self._events: collections.deque = collections.deque(maxlen=max_inbox)
         self.over: dict | None = None
         self.closing: str | None = None
         self.errors: list[dict] = []
@@ -121,6 +125,13 @@ class Client:
             raise ConnectionError("not connected")
         self._loop.call_soon_threadsafe(self._outq.put_nowait, data)
 
+    def events_between(self, after: int, upto: int) -> list[dict]:
+        """The events of the ``state`` messages whose arrival number (``recv_n``) is in
+        ``(after, upto]``, in order (a real-time game's screen reads every one, not only the latest
+        view's; the last ``max_inbox`` messages with events are kept)."""
+        with self._cond:
+            return [e for n, evs in self._events if after < n <= upto for e in evs]
+
     # ------------------------------------------------------------ waiting
     def wait_for(self, pred: Callable[["Client"], Any], timeout: float = 10.0) -> bool:
         with self._cond:
@@ -189,6 +200,8 @@ class Client:
                 self._received += 1
                 msg["recv_n"] = self._received  # local arrival order, for consumers that skip old views
                 self.latest = msg
+                if msg.get("events"):
+                    self._events.append((self._received, msg["events"]))
             elif t in ("accepted", "rejected"):
                 self.results[msg["seq"]] = msg
             elif t == "over":

@@ -17,10 +17,9 @@ its own thread, so a pygame app can run beside it. All match changes happen on t
 * intents are applied in the order they are received; a stale one (cell just taken) is rejected with
   the rules' reason. Each seat has a secret token and a growing sequence number: an intent for another
   seat, with a wrong token or with an old ``seq`` is rejected and never applied;
-* after every change each connected seat gets its own view: the rules' ``observe`` (a turn-based
-  game's view crosses the wire as ``rules.state_to_json(rules.observe(state, seat))``; a real-time
-  game's ``observe`` is already JSON) and, for real-time games, the events ``spec.lan_events`` lets the
-  seat see. Sends never wait:
+* after every change each connected seat gets its own view, ``rules.state_to_json(rules.observe(state,
+  seat))`` (a state of the game's own type with what the seat may not see masked), and, for
+  real-time games, the events ``spec.lan_events`` lets the seat see. Sends never wait:
   ``websockets.broadcast`` writes into the connection's buffer, and a client whose write buffer grows
   past ``max_buffer`` (it stopped reading; the kernel's send buffer is capped at ``sndbuf`` too) is dropped instead of stalling the others
   (specs/DESIGN.md "Library pitfalls");
@@ -243,8 +242,7 @@ class Host:
         return self.call(lambda: self._view(seat))
 
     def _view(self, seat: int) -> Any:
-        obs = self.rules.observe(self.match.state, seat)
-        return obs if self.realtime else self.rules.state_to_json(obs)
+        return self.rules.state_to_json(self.rules.observe(self.match.state, seat))
 
     @property
     def address(self) -> str:

@@ -37,12 +37,13 @@ Host -> client
   change before the start and once at the start.
 * ``{"type": "accepted", "seq": int}`` / ``{"type": "rejected", "seq": int, "reason": str}``.
 * ``{"type": "state", "seat": int, "time": float, "view": {...}, "events": [...]}``: what this seat may
-  see (the rules' ``observe``; for the Gobble race the board, every penalty stack, pile *sizes*, its
-  own revealed tiles, never the content of any pile) and, in a real-time game, the events since the
-  last state, filtered by the game (``GameSpec.lan_events``: a gift's tile is only told to its giver).
-  A turn-based game's ``view`` is ``rules.state_to_json(rules.observe(state, seat))``, ``events`` is
-  empty, and two more fields say ``"active": [int, ...]`` (the seats to act) and ``"n": int`` (the
-  number of actions applied, so a client can tell a new position from a repeated one).
+  see, ``view`` = ``rules.state_to_json(rules.observe(state, seat))``, a state of the game's own type
+  with what the seat may not see masked (for the Gobble race the board, every penalty stack, every
+  seat's pile size and gift deadlines, its own revealed tiles, never the content of any pile), and, in
+  a real-time game, the events since the last state, filtered by the game (``GameSpec.lan_events``: a
+  gift's tile is only told to its giver). A turn-based game's ``events`` is empty, and two more fields
+  say ``"active": [int, ...]`` (the seats to act) and ``"n": int`` (the number of actions applied, so
+  a client can tell a new position from a repeated one).
 * ``{"type": "over", "outcome": {...}, "ranking": [int, ...]|null}``: the game is over.
 * ``{"type": "error", "code": str, "message": str}``: a message was refused (codes below).
 * ``{"type": "closing", "reason": str}``: the host is shutting down; the game ends for everyone.

@@ -1,24 +1,33 @@
-"""The client side of a turn-based LAN game: :class:`RemoteMatch`, what a game's screen reads from a
-local :class:`~sim.core.match.Match`, fed by a :class:`~sim.net.client.Client` (as a boardgame.io
-Board gets the same props locally and remotely).
+"""The client side of a LAN game: :class:`RemoteMatch`, what a game's screen reads from a local
+:class:`~sim.core.match.Match`, fed by a :class:`~sim.net.client.Client` (as a boardgame.io Board gets
+the same props locally and remotely).
 
 ``state`` is this seat's view (``rules.state_from_json`` of the host's
 ``state_to_json(observe(state, seat))``), a state of the game's own type, so the game's own drawing
-code reads it as it reads a local state. ``submit`` checks the action against that view (the rules'
-reason at once for an action the view already refuses) and sends it as an intent; the host's answer
-comes later: a new view (listeners are called with ``(remote, [])``) or a refusal (:attr:`refusals`).
-Nothing here waits on the network: the owner calls :meth:`poll`, and reading :attr:`state` polls too,
-so a game's screen that reads the state every frame stays current without knowing it is remote.
+code reads it as it reads a local state. ``submit`` sends an action as an intent (in a turn-based game
+after checking it against that view: the rules' reason at once for an action the view already
+refuses); the host's answer comes later: a new view (listeners are called with ``(remote, events)``)
+or a refusal (:attr:`refusals`). Nothing here waits on the network: the owner calls :meth:`poll`, and
+reading :attr:`state` polls too, so a game's screen that reads the state every frame stays current
+without knowing it is remote.
+
+A real-time game (``rules.info.realtime``) runs on the host's clock: :attr:`time` is the host's match
+time of the last view plus the time since it arrived (stopped when the game is over or the host is
+gone), :meth:`advance` does nothing (the host fires the timers), ``submit`` leaves every check to the
+host (a real-time view is always a moment old), and the listeners get the events of every view that
+came in since the last poll (``GameSpec.lan_events``: what the seat may be told).
 
 For a game whose actions are all public (``GameSpec.lan_log``) the host sends the action log too:
 :attr:`log`, :attr:`states` and :meth:`applied` then hold the whole game as in a local ``Match``
 (replayed here from the config), so the screen's move list works. The host sends its config with the
-seats named under ``"seats"``; :attr:`seats` shows this machine's seat as its human and every other
-one as played elsewhere (the host plays its bots; a screen never runs one for a remote seat).
+seats named under ``"seats"`` (:attr:`kinds`); :attr:`seats` shows this machine's seat as its human and
+every other one as played elsewhere (the host plays its bots; a screen never runs one for a remote seat).
 """
 from __future__ import annotations
 
+import dataclasses
 import random
+import time as _time
 from typing import Any, Callable
 
 from sim.core.rules import IllegalAction
@@ -32,6 +41,7 @@ class RemoteMatch:
         self.spec = spec
         self.client = client
         self.rules = spec.make_rules()
+        self.realtime = bool(self.rules.info.realtime)
         self.seat: int | None = client.seat
         self.config: dict[str, Any] = {}
         self.host_config: dict[str, Any] = {}
@@ -44,11 +54,16 @@ class RemoteMatch:
         self.log: list = []          # the applied actions (lan_log games; else they stay on the host)
         self.states: list = []       # states[i]: the state after log[:i] (lan_log games), else [state]
         self.cursor = 0
-        self.time = 0.0
+        self._time = 0.0                 # the host's match time in the last view
+        self._time_at: float | None = None   # when that view arrived (monotonic s)
+        self._stopped: float | None = None   # real-time: the clock shown once the host is gone
         self.listeners: list[Callable[[Any, list], None]] = []
         #: (seq, reason) of every intent the host refused, oldest first
         self.refusals: list[tuple[int, str]] = []
         self.pending: set[int] = set()  # intents sent and not yet answered
+        #: reading :attr:`state` polls; a screen that polls once a frame itself turns this off, so a new
+        #: view (and its listeners) never lands in the middle of its update or draw
+        self.auto_poll = True
         self._state: Any = None
         self._active: list[int] = []
         self._recv = 0
@@ -84,13 +99,31 @@ class RemoteMatch:
     @property
     def state(self) -> Any:
         """This seat's view as a state of the game's own type (None before the first view); reading it
-        takes in what the host sent."""
-        if not self._polling:
+        takes in what the host sent (with :attr:`auto_poll`)."""
+        if self.auto_poll and not self._polling:
             try:
                 self.poll()
             except ValueError as e:   # a screen keeps the last good view; the reason is kept
                 self.error = str(e)
         return self._state
+
+    @property
+    def time(self) -> float:
+        """Match time (s): the host's, as of the last view; in a real-time game plus the time since that
+        view arrived, until the game is over (the last view's time) or the host is gone (the time
+        then)."""
+        if not self.realtime or self._time_at is None or self.is_over():
+            return self._time
+        now = self._time + (_time.monotonic() - self._time_at)
+        if self.client.closed.is_set():
+            if self._stopped is None:
+                self._stopped = now
+            return self._stopped
+        return now
+
+    def advance(self, dt: float) -> list:
+        """Nothing: the host's clock runs the game (its timers fire there). Returns ``[]``."""
+        return []
 
     def applied(self) -> list:
         """The applied log entries (``lan_log`` games; else empty)."""
@@ -129,14 +162,16 @@ class RemoteMatch:
     def submit(self, player: int, action: dict) -> list:
         """Send ``action`` of ``player`` (this seat) to the host; returns ``[]`` (the events come with the
         host's next view). Raises :class:`IllegalAction` with a reason if it is not this seat's turn
-        or the rules refuse it on this seat's view."""
+        or, in a turn-based game, the rules refuse it on this seat's view (a real-time game leaves
+        that to the host). ``ConnectionError`` if the connection is closed."""
         if player != self.seat:
             raise IllegalAction("that is not your seat")
         if self._state is None:
             raise IllegalAction("the game has not started")
         if player not in self.active_players():
-            raise IllegalAction("it is not your turn")
-        self.rules.check(self._state, player, action)
+            raise IllegalAction("you may not act now" if self.realtime else "it is not your turn")
+        if not self.realtime:
+            self.rules.check(self._state, player, action)
         seq = self.client.send_intent(action)
         self.pending.add(seq)
         return []
@@ -148,8 +183,8 @@ class RemoteMatch:
     # ------------------------------------------------------------------ updates
     def poll(self) -> bool:
         """Take in what the host sent since the last call; returns True if a new view arrived (the
-        listeners have then been called). Raises ``ValueError`` if the host sent a view the rules
-        cannot read."""
+        listeners have then been called, with the new events of a real-time game). Raises
+        ``ValueError`` if the host sent a view the rules cannot read (its events are then dropped)."""
         c = self.client
         for seq in list(self.pending):
             res = c.results.get(seq)
@@ -164,16 +199,21 @@ class RemoteMatch:
             return False
         self._polling = True
         try:
+            events = c.events_between(self._recv, msg.get("recv_n", 0)) if self.realtime else []
             self._recv = msg.get("recv_n", 0)
-            self._state = self.rules.state_from_json(msg["view"])
-            self._active = list(msg.get("active") or [])
+            state = self.rules.state_from_json(msg["view"])
+            self._state = _keep_equal_parts(self._state, state) if self.realtime else state
+            self._time = float(msg.get("time") or 0.0)
+            self._time_at = _time.monotonic()
+            self._active = (list(msg.get("active") or []) if "active" in msg else
+                            [p for p in self.rules.active_players(self._state) if p >= 0])
             self.cursor = int(msg.get("n") or 0)
             if isinstance(msg.get("log"), list):
                 self._replay(msg["log"])
             else:
                 self.states = [self._state]
             for fn in list(self.listeners):
-                fn(self, [])
+                fn(self, events)
         finally:
             self._polling = False
         return True
@@ -213,6 +253,21 @@ class RemoteMatch:
                 return False
             self.client.wait_for(lambda c: c.latest is not None and c.latest.get("recv_n") != self._recv
                                  or c.over is not None or c.closed.is_set(), min(left, 0.1))
+
+
+def _keep_equal_parts(old: Any, new: Any) -> Any:
+    """``new`` with every field that equals ``old``'s taken from ``old`` (the same object), so a screen
+    that caches by identity (a real-time game's rendered board: a view comes several times a second,
+    mostly with the board unchanged) keeps its cache. Only for dataclass states of one type."""
+    if old is None or type(old) is not type(new) or not dataclasses.is_dataclass(new):
+        return new
+    same = {}
+    for f in dataclasses.fields(new):
+        if f.init:
+            a, b = getattr(old, f.name), getattr(new, f.name)
+            if a is not b and a == b:
+                same[f.name] = a
+    return dataclasses.replace(new, **same) if same else new
 
 
 def choose_legal(rules: Any, state: Any, seat: int, rng: random.Random) -> dict | None:
