@@ -20,11 +20,6 @@ def _bot(seat, level, seed=0):
     return make_bot(seat, level, seed)
 
 
-def _selfplay(options, seats, out) -> int:
-    from .selfplay import run
-    return run(options, seats, out)
-
-
 def _bench(out) -> None:
     """``playtable bench tokami``: physics step cost, bot think times and the screen's frame time while
     dragging (``bench.run`` prints them all)."""
@@ -60,6 +55,6 @@ SPEC = GameSpec(
     make_setup=_setup,
     levels=("easy", "medium", "hard"),
     options=OPTIONS,
-    selfplay=_selfplay,
+    selfplay=lazy("games.tokami.selfplay:TokamiSelfplay"),
     bench=_bench,
 )
