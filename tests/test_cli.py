@@ -33,23 +33,24 @@ def test_selfplay_records_replay_and_conserve_tiles(capsys, tmp_path):
         s = m.state
         on_table = [n for n, _ in s.board.tiles.values()]
         assert sorted(on_table + list(s.penalty)) == list(TILE_NUMBERS)
-        assert m.outcome() == g["result"]
+        assert m.outcome() == g["outcome"]
         # the CLI replay prints the same result
         path = tmp_path / f"g{g['seed']}.json"
         path.write_text(json.dumps(g["record"]))
         rc, out2, err2 = run_cli(["replay", str(path), "--headless"], capsys)
         assert rc == 0, err2
-        assert json.loads(out2)["result"] == g["result"]
+        assert json.loads(out2)["result"] == g["outcome"]
     assert summary["games"] == 8
-    assert summary["mean_penalty"] == pytest.approx(sum(g["result"]["penalty"] for g in games) / 8, abs=1e-3)
-    assert "baseline" in summary and summary["baseline"]["bot"] == "random"
+    assert summary["mean"]["penalty"] == pytest.approx(sum(g["outcome"]["penalty"] for g in games) / 8, abs=1e-3)
+    assert "wins" not in summary          # one seat: its figures are the score summary
+    assert "baseline" in summary and summary["baseline"]["seats"] == ["bot:random"]
 
 
 def test_greedy_beats_random_over_same_seeds(capsys):
     rc, out, _ = run_cli(["selfplay", "gobble-solitaire", "--games", "40", "--seed", "100", "--json"], capsys)
     s = json.loads(out.splitlines()[-1])
-    assert s["mean_penalty"] < s["baseline"]["mean_penalty"]
-    assert s["win_rate"] > s["baseline"]["win_rate"]
+    assert s["mean"]["penalty"] < s["baseline"]["mean"]["penalty"]
+    assert s["mean"]["win"] > s["baseline"]["mean"]["win"]
 
 
 def test_selfplay_is_deterministic(capsys):

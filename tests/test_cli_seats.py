@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sim.app import cli
-from sim.core import registry
+from sim.core import registry, selfplay
 from sim.core.registry import GameSpec
 from sim.core.rules import GameInfo
 
@@ -30,16 +30,18 @@ def _options(p):
 def fake_game(monkeypatch):
     seen = []
 
-    def selfplay(opts, seats, out):
-        seen.append((seats, opts.size, opts.games, opts.seed, opts.json))
+    def run(spec, seats, games, seed, config_for, json_lines, out, check, baseline, clock):
+        # the selfplay driver of every game gets the seats and a config from the game's own flags
+        seen.append((seats, config_for(seats)["size"], games, seed, json_lines))
         out.write("ok\n")
-        return 0
+        return {}
+    monkeypatch.setattr(selfplay, "run", run)
 
     spec = GameSpec(name="fake", title="Fake", summary="", make_rules=_Rules, make_scene=None,
                     rules_text=Path("."), levels=("easy", "hard"), default_players=("human", "bot:easy"),
                     cli_options=_options,
                     make_config=lambda o, s: {"players": len(s), "seats": s, "size": o.size},
-                    selfplay=selfplay, bench=lambda out: out("fake: 1 figure"))
+                    bench=lambda out: out("fake: 1 figure"))
     mod = types.ModuleType("fake_game_mod")
     mod.SPEC = spec
     monkeypatch.setitem(sys.modules, "fake_game_mod", mod)

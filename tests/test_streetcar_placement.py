@@ -316,7 +316,7 @@ def test_quick_placement_check_agrees_with_the_full_rule_check():
     # from a played game, for random squares, tiles and rotations (placing and exchanging)
     import random
 
-    from games.streetcar.selfplay import play_game
+    from bot_games import streetcar as play_game
     from games.streetcar.tiles import BOARD_CELLS, BUILDING_AT, ORIENT, keeps_tracks
     m, _ = play_game(["bot:medium", "bot:easy"], 7, check=False)
     rng = random.Random(7)

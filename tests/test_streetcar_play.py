@@ -13,11 +13,12 @@ import pytest
 from games.streetcar import data
 from games.streetcar.ai import StreetcarBot, make_bot
 from games.streetcar.rules import StreetcarRules
-from games.streetcar.selfplay import play_game, run
 from games.streetcar.tiles import ORIENT, cell_of
-from sim.core import record, registry
+from sim.core import record, registry, selfplay
 from sim.core.match import Match, check_setup
 from sim.core.rules import CHANCE, IllegalAction
+
+from bot_games import streetcar as play_game
 
 R = StreetcarRules()
 
@@ -163,26 +164,30 @@ def test_bots_decide_only_from_what_their_seat_sees():
     assert obs.seats[0].line > 0
 
 
-def test_selfplay_json_lines(streetcar_registered):
+def test_selfplay_json_lines():
+    from games.streetcar import SPEC as spec
     buf = io.StringIO()
-    summary = run(["bot:medium", "bot:easy"], 2, 70, json_lines=True, out=buf)
+    summary = selfplay.run(spec, ["bot:medium", "bot:easy"], 2, 70, lambda sat: {"players": 2, "seats": sat},
+                           json_lines=True, out=buf, check=selfplay.check_invariants)
     lines = [json.loads(x) for x in buf.getvalue().splitlines()]
     assert len(lines) == 3 and lines[-1]["summary"] is True and lines[-1] == summary
     for g in lines[:2]:
-        assert g["winner"] is not None or g["draw"]
+        assert g["winner"] is not None or g["outcome"]["draw"]
         kinds = {p["play"] for p in g["plays"]}
         assert {"tile", "roll", "start"} <= kinds
         roll = next(p for p in g["plays"] if p["play"] == "roll")
         assert roll["faces"] and "chosen" in roll and "path" in roll
         m = record.from_record(g["record"])
         assert m.outcome()["winner"] == g["winner"]
+        assert g["figures"]["completed"] == [bool(c) for c in g["outcome"]["complete"]]
+    assert summary["mean"]["turns"] == sum(g["outcome"]["turns"] for g in lines[:2]) / 2
     text = io.StringIO()
-    run(["bot:medium", "bot:medium"], 1, 3, out=text)
+    selfplay.run(spec, ["bot:medium", "bot:medium"], 1, 3, out=text)
     assert "routes completed" in text.getvalue()
     with pytest.raises(ValueError):
-        run(["human", "bot:easy"], 1, 0)
+        selfplay.run(spec, ["human", "bot:easy"], 1, 0)
     with pytest.raises(ValueError):
-        run(["bot:easy", "bot:easy"], 1, 0, dice="loaded")
+        selfplay.run(spec, ["bot:easy", "bot:easy"], 1, 0, lambda sat: {"seats": sat, "dice": "loaded"})
 
 
 def test_configs():
@@ -229,7 +234,6 @@ def test_command_line_hooks():
     import argparse
 
     from games.streetcar import SPEC
-    from games.streetcar.selfplay import cli_selfplay
     p = argparse.ArgumentParser()
     SPEC.add_flags(p)
     opts = p.parse_args(["--dice", "classic", "--no-share-hands", "--pile", "bga"])
@@ -237,8 +241,12 @@ def test_command_line_hooks():
         "players": 2, "seats": ["human", "bot:hard"], "dice": "classic", "pile": "bga", "share_hands": False}
     with pytest.raises(ValueError):
         check_setup(R, SPEC.config_for(opts, ["human"]))
+    import contextlib
+
+    from sim.app import cli
     buf = io.StringIO()
-    opts = argparse.Namespace(games=1, seed=5, json=True, dice="published")
-    assert cli_selfplay(opts, ["bot:medium", "bot:medium"], buf) == 0
+    with contextlib.redirect_stdout(buf):
+        assert cli.main(["selfplay", "streetcar", "--players", "bot:medium,bot:medium", "--games", "1", "--seed",
+                         "5", "--dice", "published", "--json"]) == 0
     lines = buf.getvalue().splitlines()
     assert len(lines) == 2 and json.loads(lines[0])["dice"] == "published"

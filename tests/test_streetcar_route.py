@@ -10,8 +10,9 @@ import pytest
 
 from games.streetcar import data
 from games.streetcar.route import linked_stops, route_complete, route_length
-from games.streetcar.selfplay import play_game
 from games.streetcar.tiles import EXITS, Board, cell_of, mask_of, xy_of
+
+from bot_games import streetcar as play_game
 
 STRAIGHT, CURVE = 0, 1
 NS, EW = (STRAIGHT, 1), (STRAIGHT, 0)

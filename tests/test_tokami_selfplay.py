@@ -1,39 +1,38 @@
-"""Tokami selfplay (games/tokami/selfplay.py): one short round of bots through ``run`` with JSON lines,
-the stick count after every turn recounted from the lines alone, round scores recounted from the
-colours the record dealt, the record saved and replayed (and one hand track re-simulated bit for bit),
-the readable output, the ledger's alarms and bad input."""
+"""Tokami selfplay (the driver ``sim.core.selfplay`` with games/tokami/selfplay.py): one short round of
+bots through ``playtable selfplay tokami --json``, the stick count after every turn recounted from the
+lines alone, round scores recounted from the colours the record dealt, the record saved and replayed
+(and one hand track re-simulated bit for bit), the same lines again from the record alone, the readable
+output, the ledger's alarms and bad input."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from games.tokami import driver, selfplay
 from games.tokami.model import N_STICKS, ROUND_END_STICKS
-from games.tokami.rules import TURN_KEYS, TokamiRules
+from games.tokami.rules import TURN_KEYS
+from sim.app import cli
 from sim.core import record, registry
+from sim.core import selfplay as driver_of_every_game
+from sim.core.match import Match
 from sim.core.rules import CHANCE, PHYSICS
 
-RULES_MD = Path(__file__).resolve().parents[1] / "games" / "tokami" / "rules.md"
-SPEC = registry.GameSpec(name="tokami", title="Tokami", summary="test spec", make_rules=TokamiRules,
-                         make_scene=lambda *a, **k: None, rules_text=RULES_MD)
+SPEC = registry.get_spec("tokami")
 SEATS = ["bot:easy", "bot:easy"]
 
 
 @pytest.fixture(scope="module")
 def lines() -> list[dict]:
     """The JSON lines of one round between two easy bots (seed 6)."""
-    out: list[str] = []
-    assert selfplay.run(SimpleNamespace(games=1, seed=6, json=True, rounds=1), SEATS, out.append) == 0
-    return [json.loads(x) for x in out]
+    import contextlib
+    import io
 
-
-@pytest.fixture
-def registered(monkeypatch):
-    if "tokami" not in registry.GAMES:
-        monkeypatch.setitem(registry.GAMES, "tokami", f"{__name__}:SPEC")
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert cli.main(["selfplay", "tokami", "--players", ",".join(SEATS), "--games", "1", "--seed", "6",
+                         "--rounds", "1", "--json"]) == 0
+    return [json.loads(x) for x in buf.getvalue().splitlines()]
 
 
 def of_type(lines: list[dict], t: str) -> list[dict]:
@@ -44,9 +43,10 @@ def test_lines_come_in_order_with_the_turn_outcome_keys(lines):
     kinds = [x.get("type", "summary" if x.get("summary") else None) for x in lines]
     assert kinds[-1] == "summary" and kinds[-2] == "game" and kinds[-3] == "round"
     assert set(kinds[:-3]) == {"turn"}
-    summary = lines[-1]
+    summary, game = lines[-1], lines[-2]
     turns = of_type(lines, "turn")
-    assert summary["turns"] == len(turns) == lines[-3]["turns"]
+    assert summary["mean"]["turns"] == game["figures"]["turns"] == len(turns) == lines[-3]["turns"]
+    assert all(x["game"] == "tokami" and x["index"] == 0 and x["seed"] == 6 for x in lines[:-1])
     for t in turns:
         assert set(TURN_KEYS) <= set(t)
         assert t["seat"] in SEATS and t["think"] >= 0.0
@@ -57,8 +57,9 @@ def test_lines_come_in_order_with_the_turn_outcome_keys(lines):
         if t["raised"]:
             assert t["hp_after"] > t["hp_before"] + 1.0
         assert t["winning"] is None or t["raised"]
-    assert summary["falls"] == sum(len(t["fallen"]) for t in turns)
-    assert set(summary["think_cpu_seconds"]) == {"easy"}
+    assert summary["mean"]["falls"] == sum(len(t["fallen"]) for t in turns)
+    assert set(summary["think"]) == {"bot:easy"} and summary["think"]["bot:easy"]["decisions"] > 0
+    assert sum(t["think"] for t in turns) > 0
 
 
 def test_the_sticks_add_up_after_every_turn(lines):
@@ -75,8 +76,8 @@ def test_the_sticks_add_up_after_every_turn(lines):
         assert t["on_x"] == on_x
         assert on_x + sum(minus) + sum(won) + sum(len(u["returned"]) for u in turns[:turns.index(t) + 1]) == N_STICKS
     assert all(t["on_x"] > ROUND_END_STICKS for t in turns[:-1]) and turns[-1]["on_x"] <= ROUND_END_STICKS
-    summary = lines[-1]
-    assert summary["mean_winning_per_round"] == won and summary["mean_minus_per_round"] == minus
+    figures = lines[-2]["figures"]
+    assert figures["winning_sticks"] == won and figures["minus_sticks"] == minus
     # the round line's figures, recounted from the turn lines
     rnd = of_type(lines, "round")[0]
     assert rnd["turns"] == len(turns)
@@ -102,13 +103,13 @@ def test_round_scores_recounted_from_the_dealt_colours(lines):
             assert colours[i] == colours[t["winning"]]
     rnd = of_type(lines, "round")[0]
     assert rnd["scores"] == score and rnd["totals"] == score
-    assert lines[-1]["mean_totals"] == score
+    assert lines[-2]["figures"]["totals"] == score
 
 
-def test_the_record_replays_and_a_hand_track_resimulates_bit_for_bit(lines, registered):
+def test_the_record_replays_and_a_hand_track_resimulates_bit_for_bit(lines):
     game = of_type(lines, "game")[0]
     m = record.from_record(json.loads(json.dumps(game["record"])), expect_game="tokami")
-    assert m.is_over() and m.outcome() == game["result"]
+    assert m.is_over() and m.outcome() == game["outcome"]
     # the last raise of the match: re-run its recorded hand on the state before it
     i = max(k for k, e in enumerate(m.log) if e["p"] == PHYSICS and e["a"]["t"] == "raised" and "hand" in e["a"])
     logged = m.log[i]["a"]
@@ -116,28 +117,33 @@ def test_the_record_replays_and_a_hand_track_resimulates_bit_for_bit(lines, regi
     assert json.dumps(again, sort_keys=True) == json.dumps(logged, sort_keys=True)
 
 
-def test_readable_output_has_a_line_per_round_and_a_summary(lines, monkeypatch, registered):
-    m = record.from_record(of_type(lines, "game")[0]["record"])
-    rounds = of_type(lines, "round")
-
-    def fake(seats, seed, rounds_, on_turn=None, on_round=None, setup="cube"):
-        for r in rounds:
-            on_round(r)
-        row = {"turns": 5, "falls": 1, "fallen": 2, "minus": [3, 0], "returns": [1, 0], "returned": [2, 0]}
-        return m, {"turns": 5, "falls": 1, "fall_turns": 1, "winning": [2, 3], "minus": [1, 0],
-                   "think": {"easy": [0.1, 0.3], "medium": [], "hard": []}, "rounds": [row]}
-
-    monkeypatch.setattr(selfplay, "play_match", fake)
-    out: list[str] = []
-    assert selfplay.run(SimpleNamespace(games=2, seed=9, json=False, rounds=1), SEATS, out.append) == 0
-    assert len(out) == 3
-    assert out[0].startswith("game 1/2 seed 9 round 1/1: ") and out[1].startswith("game 2/2 seed 10 round 1/1")
-    r = rounds[0]
+def test_the_record_alone_gives_the_same_lines_and_readable_ones(lines):
+    """The actions of the record, submitted again with Tokami's part of selfplay watching, give the same
+    turn and round lines (physics outcomes are logged, so nothing is simulated) and the readable round
+    line; the summary reads as text."""
+    rec = of_type(lines, "game")[0]["record"]
+    m = Match(SPEC.make_rules(), rec["config"], rec["seed"])         # chance draws as it did
+    got: list[tuple[str, dict, str | None]] = []
+    game = selfplay.TokamiSelfplay(m, SEATS, lambda kind, fields, text=None: got.append((kind, fields, text)))
+    m.listeners.append(game.watch)
+    for p, a in rec["actions"]:
+        if p != CHANCE:
+            m.submit(p, a)
+    assert m.is_over() and record.to_record(m)["actions"] == rec["actions"]
+    strip = lambda x: {k: v for k, v in x.items() if k not in ("type", "game", "index", "seed", "think")}
+    assert [strip(f) for kind, f, _t in got if kind == "turn"] == [strip(t) for t in of_type(lines, "turn")]
+    rounds = [(f, t) for kind, f, t in got if kind == "round"]
+    assert [f for f, _t in rounds] == [strip(r) for r in of_type(lines, "round")]
+    r, text = rounds[0]
+    assert text.startswith("round 1/1: ") and text.endswith(f"scores {r['scores']}, totals {r['totals']}")
     assert (f"{r['turns']} turns, falls {r['falls']} (sticks fallen {r['fallen']}), minus sticks {r['minus']}, "
-            f"colour returns {r['returns']}") in out[0]
-    assert ("2/2 rounds with a fall, 4 sticks fell in play, minus sticks by seat [6, 0], colour returns by "
-            "seat [2, 0]") in out[2]
-    assert "10 turns, 2 sticks fell" in out[2] and "easy 0.20 s mean / 0.30 s max" in out[2]
+            f"colour returns {r['returns']}") in text
+    assert game.figures() == of_type(lines, "game")[0]["figures"]
+    s = lines[-1]
+    summary = driver_of_every_game.summary_text(s)
+    assert summary.startswith(f"1 games of tokami: bot:easy {s['wins']['bot:easy']['wins']}/2 wins")
+    assert f"; {s['draws']} draws;" in summary
+    assert f"turns {len(of_type(lines, 'turn'))}" in summary and "minus_taken per seat bot:easy" in summary
 
 
 def test_the_ledger_notices_a_lost_or_doubled_stick():
@@ -154,16 +160,14 @@ def test_the_ledger_notices_a_lost_or_doubled_stick():
     assert "a stick is in two places or missing" in led.problems()
 
 
-def test_bad_seats_rounds_and_games_are_refused():
-    opts = SimpleNamespace(games=1, seed=0, json=True, rounds=1)
-    with pytest.raises(ValueError):
-        selfplay.run(opts, ["human", "bot:easy"], print)
-    with pytest.raises(ValueError):
-        selfplay.run(opts, ["bot:easy", "bot:expert"], print)
-    with pytest.raises(ValueError):
-        selfplay.run(opts, ["bot:easy"], print)                        # 2 to 5 players
-    with pytest.raises(ValueError):
-        selfplay.run(SimpleNamespace(games=1, seed=0, json=True, rounds=0), SEATS, print)
-    with pytest.raises(ValueError):
-        selfplay.run(SimpleNamespace(games=0, seed=0, json=True, rounds=1), SEATS, print)
-    assert selfplay.main(["bot:easy", "--rounds", "1"]) == 2
+@pytest.mark.parametrize("argv, message", [
+    (["--players", "human,bot:easy"], "selfplay seats must all be bots"),
+    (["--players", "bot:easy,bot:expert"], "unknown player 'bot:expert'"),
+    (["--players", "bot:easy"], "players"),
+    (["--players", "bot:easy,bot:easy", "--rounds", "0"], "rounds"),
+    (["--players", "bot:easy,bot:easy", "--games", "0"], "--games"),
+])
+def test_bad_seats_rounds_and_games_are_refused(argv, message, capsys):
+    assert cli.main(["selfplay", "tokami", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

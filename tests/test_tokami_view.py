@@ -706,13 +706,22 @@ def test_a_stick_let_go_over_the_panel_is_let_go(app):
     assert physics_entries(m)[-1]["t"] == "raised"
 
 
-def test_bench_frames_prints_the_drag_figures():
-    from games.tokami.bench_view import bench_frames
+def test_bench_frames_prints_the_drag_figures(monkeypatch):
+    import games.tokami.bench as tkbench
+    import games.tokami.view as tkview
 
+    frame_times = tkview.frame_times
+    groups = frame_times(frames=30)
+    assert list(groups) == ["while dragging a stick"] and len(groups["while dragging a stick"]) == 20
+    assert all(wall > 0 and cpu >= 0 for wall, cpu in groups["while dragging a stick"])
+    # the bench hook prints the engine figures, then the frame line through the shared harness
+    monkeypatch.setattr(tkbench, "run", lambda out: out("tokami: engine figures"))
+    monkeypatch.setattr(tkview, "frame_times", lambda: groups)
     lines = []
-    res = bench_frames(lines.append, frames=30)
-    assert len(lines) == 1 and "median" in lines[0] and "p95" in lines[0] and "lost" not in lines[0]
-    assert res["frames"] == 20 and 0 < res["median_ms"] <= res["p95_ms"] <= res["max_ms"]
+    SPEC.bench(lines.append)
+    assert lines[0] == "tokami: engine figures" and len(lines) == 2
+    assert lines[1].startswith("tokami screen: frame time at 1280x800") and ", while dragging a stick: " in lines[1]
+    assert "median" in lines[1] and "p95" in lines[1] and "(CPU median" in lines[1]
 
 
 def test_hot_seat_players_name_their_seats_in_the_set_up_dialog(app):

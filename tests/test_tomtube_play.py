@@ -16,9 +16,12 @@ from games.tomtube.ai import RouteBot, make_agent
 from games.tomtube.data import STOCK
 from games.tomtube.rules import TomTubeRules, snapshot
 from sim.core import registry
+from sim.core import selfplay as sp
 from sim.core.match import Match
 from sim.core.record import RecordError, from_record, load, save, to_record
 from sim.core.registry import GameSpec
+
+from bot_games import tomtube as tomtube_game
 
 R = TomTubeRules()
 ENDS = {"bonus", "no_bonus", "stranded", "blocked"}
@@ -115,8 +118,8 @@ def test_undo_a_move_and_a_placement():
 
 
 def test_bot_games_replay_from_their_seed():
-    a = selfplay.play_game(["bot", "random"], 31)
-    b = selfplay.play_game(["bot", "random"], 31)
+    a = tomtube_game(["bot", "random"], 31)
+    b = tomtube_game(["bot", "random"], 31)
     assert [e["a"] for e in a.log] == [e["a"] for e in b.log]
 
 
@@ -124,7 +127,7 @@ def test_bot_beats_the_random_player():
     wins = 0
     for i, seed in enumerate(range(40, 46)):
         players = ["bot", "random"] if i % 2 == 0 else ["random", "bot"]
-        m = selfplay.play_game(players, seed)
+        m = tomtube_game(players, seed)
         out = m.outcome()
         assert out["end"] in ENDS
         wins += out["winner"] == players.index("bot")
@@ -133,7 +136,7 @@ def test_bot_beats_the_random_player():
 
 def test_bot_against_bot_ends_properly():
     for seed in (2, 3):
-        out = selfplay.play_game(["bot", "bot"], seed).outcome()
+        out = tomtube_game(["bot", "bot"], seed).outcome()
         assert out["end"] in ENDS
 
 
@@ -158,26 +161,31 @@ def test_bot_fills_when_offered_and_always_acts_legally():
     R.check(s, 1, a)
 
 
-def test_selfplay_json_lines_and_summary(tomtube_registered):
+def test_selfplay_json_lines_and_summary():
+    from games.tomtube import SPEC as spec
     buf = io.StringIO()
-    summary = selfplay.run(["bot", "random"], 2, 50, beginner_energy=2, aliens=False, json_lines=True, out=buf)
+    summary = sp.run(spec, ["bot:bot", "bot:random"], 2, 50,
+                     lambda sat: {"seats": sat, "extra_energy": [2, 0], "alien_control": False},
+                     json_lines=True, out=buf, check=sp.check_invariants)
     lines = [json.loads(x) for x in buf.getvalue().splitlines()]
     assert len(lines) == 3 and lines[-1] == json.loads(json.dumps(summary)) and lines[-1]["summary"]
-    for line in lines[:2]:
-        res = line["result"]
+    for k, line in enumerate(lines[:2]):
+        res = line["outcome"]
         assert set(res["breakdown"][0]) == {"energy", "control", "alien", "solar", "bonus", "total"}
-        assert line["record"]["config"]["extra_energy"] == [2, 0]
+        # the beginner's energy follows the first player listed as the seats rotate
+        assert line["record"]["config"]["extra_energy"] == [[2, 0], [0, 2]][k]
         assert line["record"]["config"]["alien_control"] is False
         m = from_record(line["record"])
-        assert m.outcome() == res
-    assert summary["games"] == 2 and sum(summary["wins_by_seat"]) + summary["draws"] == 2
+        assert m.outcome() == res and line["figures"]["end"] == res["end"] in ENDS
+    assert summary["games"] == 2 and sum(v["wins"] for v in summary["wins"].values()) + summary["draws"] == 2
+    assert summary["counts"]["end"] == {e: n for e in ENDS if (n := sum(g["outcome"]["end"] == e for g in lines[:2]))}
     text = io.StringIO()
-    selfplay.run(["random", "random"], 1, 3, out=text)
+    sp.run(spec, ["bot:random", "bot:random"], 1, 3, out=text)
     assert "game 1/1 seed 3" in text.getvalue()
-    with pytest.raises(ValueError, match="unknown player"):
-        selfplay.run(["bot", "human"], 1, 0)
-    with pytest.raises(ValueError, match="at least 1"):
-        selfplay.run(["bot", "bot"], 0, 0)
+    with pytest.raises(ValueError, match="bots"):
+        sp.run(spec, ["bot:bot", "human"], 1, 0)
+    with pytest.raises(ValueError, match="at least one"):
+        sp.run(spec, ["bot:bot", "bot:bot"], 0, 0)
     with pytest.raises(KeyError):
         make_agent("genius")
 

@@ -174,10 +174,12 @@ def test_selfplay_json_lines_replay_with_their_score_breakdown(capsys, tmp_path)
                      "--beginner-energy", "1"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert len(lines) == 3 and lines[-1]["summary"] is True and lines[-1]["games"] == 2
-    for g in lines[:2]:
-        res = g["result"]
-        assert g["record"]["seats"] == [{"kind": "bot", "level": "bot"}, {"kind": "bot", "level": "random"}]
-        assert g["record"]["config"]["extra_energy"] == [1, 0]
+    for k, g in enumerate(lines[:2]):
+        res = g["outcome"]
+        # the seats rotate, the beginner's energy with the first player listed
+        assert [f"bot:{s['level']}" for s in g["record"]["seats"]] == g["seats"] == \
+            [["bot:bot", "bot:random"], ["bot:random", "bot:bot"]][k]
+        assert g["record"]["config"]["extra_energy"] == [[1, 0], [0, 1]][k]
         for p in (0, 1):   # rulebook "Evaluation": 1, 2, 5, 5 points, 1 per bonus turn
             b = res["breakdown"][p]
             assert b["total"] == sum(b[k] * POINTS[k] for k in ("energy", "control", "alien", "solar")) + b["bonus"]

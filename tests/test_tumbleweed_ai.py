@@ -1,9 +1,9 @@
 """Tumbleweed bots (specs/tumbleweed.md "Engine and AI"): small, fast versions of the strength matches
 (node budgets, so every game is deterministic), no suicidal moves from medium and hard, determinism,
-cancelling, setup and colour choice, sensible passing, and the self-play tool's output.
+cancelling, setup and colour choice, sensible passing, and the selfplay lines.
 
-The long matches (40 games per pairing, the issue's gates) are run with ``python -m
-games.tumbleweed.selfplay`` and reported, not run here.
+The long matches (40 games per pairing, the issue's gates) are run with ``playtable selfplay
+tumbleweed`` and reported, not run here.
 """
 from __future__ import annotations
 
@@ -17,13 +17,16 @@ import importlib
 
 from games.tumbleweed import ai, notation
 from games.tumbleweed.rules import NEUTRAL, RED, WHITE, TumbleweedRules, is_suicidal, position_state, scores
+from sim.ai import RandomAgent
+from sim.core import selfplay as sp
 from sim.core.match import Match
+from sim.core.registry import get_spec
 
+import bot_games
 import test_tumbleweed_naive as naive
 
-# the package also has functions named selfplay and bench (the GameSpec hooks): take the modules
-selfplay = importlib.import_module("games.tumbleweed.selfplay")
 bench = importlib.import_module("games.tumbleweed.bench")
+SPEC = get_spec("tumbleweed")
 
 RULES = TumbleweedRules()
 
@@ -34,10 +37,13 @@ BUDGETS = {"medium": None, "hard": 4000}
 
 
 def play(names, seed, size, budgets=BUDGETS):
-    """One match (names[0] hosts) with node budgets; returns (match, suicidal moves per seat)."""
-    kw = {n: {"node_budget": budgets[n]} for n in names if budgets.get(n)}
-    m, stats = selfplay.play_game(names, seed, size, kw)
-    return m, stats["suicidal"]
+    """One match (names[0] hosts; "random" or a level) through the selfplay driver with node budgets;
+    returns (match, suicidal moves per seat)."""
+    bots = [RandomAgent(seed * 2 + k) if n == "random" else
+            ai.TumbleweedAgent(n, seed * 2 + k, **({"node_budget": budgets[n]} if budgets.get(n) else {}))
+            for k, n in enumerate(names)]
+    game = bot_games.play(SPEC, [f"bot:{n}" for n in names], seed, {"size": size}, bots, check=False)
+    return game.match, game.suicidal
 
 
 def test_easy_beats_random():
@@ -201,28 +207,30 @@ def test_bad_requests():
 # ------------------------------------------------------------------------------------ tools
 def test_selfplay_writes_one_line_per_game_and_a_summary():
     buf = io.StringIO()
-    summary = selfplay.run(["easy", "random"], 2, 40, 5, True, buf)
+    summary = sp.run(SPEC, ["bot:easy", "bot:medium"], 2, 40, lambda sat: {"size": 5, "seats": sat}, True, buf)
     lines = [json.loads(x) for x in buf.getvalue().splitlines()]
     assert len(lines) == 3 and lines[-1] == summary and summary["summary"]
-    assert sum(summary["wins"]) + summary["draws"] == 2
-    assert lines[0]["host"] == "easy" and lines[1]["host"] == "random"  # sides swapped
+    assert sum(v["wins"] for v in summary["wins"].values()) + summary["draws"] == 2
+    assert lines[0]["seats"] == ["bot:easy", "bot:medium"] and lines[1]["seats"] == ["bot:medium", "bot:easy"]
     for g in lines[:2]:
         m = notation.replay_tokens(RULES.validate_config({"size": 5}), g["moves"])
         res = m.outcome()
-        by_name = {g["host"]: 0, g["guest"]: 1}
-        for k, name in enumerate(["easy", "random"]):
-            assert g["scores"][k]["score"] == res["scores"][by_name[name]]
+        assert g["size"] == 5 and res["scores"] == g["outcome"]["scores"]
+        assert g["figures"]["ended"] == res["ended"] and g["figures"]["suicidal"][g["seats"].index("bot:medium")] == 0
+    assert summary["by_seat"]["suicidal"]["bot:medium"] == 0
     text = []
-    selfplay.run(["easy", "random"], 1, 41, 5, False, text.append)
-    assert len(text) == 2 and "wins" in text[-1]
+    sp.run(SPEC, ["bot:easy", "bot:easy"], 1, 41, lambda sat: {"size": 5, "seats": sat}, False, text.append)
+    assert len(text) == 2 and "(red)" in text[0] and "wins" in text[-1]
 
 
-def test_selfplay_command_line():
-    buf = io.StringIO()
-    import contextlib
-    with contextlib.redirect_stdout(buf):
-        assert selfplay.main(["easy", "random", "--games", "1", "--size", "4", "--json"]) == 0
-    assert json.loads(buf.getvalue().splitlines()[-1])["games"] == 1
+def test_suicidal_moves_are_counted_per_seat():
+    """The selfplay figure recounted: every placement of the random seat checked with ``is_suicidal``."""
+    m, suicidal = play(["random", "easy"], 12, 5)
+    count = [0, 0]
+    for k, e in enumerate(m.log):
+        s, a = m.states[k], e["a"]
+        count[e["p"]] += s.phase == "play" and a["t"] == "place" and is_suicidal(s, (a["q"], a["r"]))
+    assert suicidal == count and count[0] > 0
 
 
 def test_bench_playout_rate_reports_numbers():

@@ -147,7 +147,7 @@ def test_selfplay_through_the_spec_writes_games_that_replay(capsys):
                      "--games", "2", "--seed", "1", "--json"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert len(lines) == 3 and lines[-1]["summary"] is True
-    assert sum(lines[-1]["wins"]) + lines[-1]["draws"] == 2
+    assert lines[-1]["wins"]["bot:easy"]["wins"] + lines[-1]["draws"] == 2
     for g in lines[:2]:
         assert g["size"] == 6
         # the free set-up writes the host's first token as neutral,red,white
@@ -155,7 +155,7 @@ def test_selfplay_through_the_spec_writes_games_that_replay(capsys):
         m = replay_tokens({"size": 6, "setup": "free"}, g["moves"])
         assert m.is_over()
         sc = oracle_scores(m.state)
-        got = sorted((x["stacks"], x["territory"]) for x in g["scores"])
+        got = sorted(zip(g["outcome"]["stacks"], g["outcome"]["territory"]))
         assert got == sorted(sc.values())
 
 

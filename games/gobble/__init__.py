@@ -78,6 +78,7 @@ SOLITAIRE = GameSpec(
     default_agent="greedy",
     players="1",
     bench=_bench_solitaire,
+    selfplay=lazy("games.gobble.selfplay:SolitaireSelfplay"),
     options=SOLITAIRE_OPTIONS,
     players_key=None,
 )
@@ -97,6 +98,9 @@ RACE = GameSpec(
     make_setup=_race_setup,
     options=RACE_OPTIONS,
     bench=_bench_race,
+    selfplay=lazy("games.gobble.selfplay:RaceSelfplay"),
+    selfplay_players=("bot:hard", "bot:medium", "bot:easy", "bot:medium"),
+    seat_keys=("handicap",),
     bot_levels=("easy", "medium", "hard"),
     lan=True,
     make_lan_scene=_lan_scene,

@@ -131,15 +131,13 @@ def bench_race_frames(out, frames: int = 600) -> None:
 
 def bench_race_selfplay(out, races: int = 100) -> None:
     """Races per second in selfplay (simulated time, 4 bots of mixed levels, invariants not checked)."""
-    from sim.app.cli import play_race, seats_config
+    from sim.core import selfplay
     RACE = get_spec("gobble")
 
-    cfg = seats_config(RACE, "bot:hard,bot:medium,bot:easy,bot:medium", None, bots_only=True)
-    t0 = time.perf_counter()
-    for i in range(races):
-        play_race(RACE, cfg, 2000 + i)
-    dt = time.perf_counter() - t0
-    out(f"gobble race selfplay: {races / dt:.1f} races/s (4 bots: hard, medium, easy, medium; {races} races)")
+    seats = list(RACE.selfplay_players)
+    s = selfplay.run(RACE, seats, races, 2000, lambda sat: {"players": len(sat), "seats": sat},
+                     out=lambda line: None, clock=time.perf_counter)
+    out(f"gobble race selfplay: {s['games_per_second']:.1f} races/s (4 bots: {', '.join(seats)}; {races} races)")
 
 
 def bench_solitaire(out) -> None:

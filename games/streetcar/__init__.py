@@ -9,7 +9,6 @@ imports pygame.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sim.core.registry import GameSpec, lazy
 
@@ -23,12 +22,6 @@ def _bot(seat: int, level: str, seed: int = 0):
     """A bot for ``seat`` at ``level`` ("easy", "medium", "hard"); ``ValueError`` if unknown."""
     from .ai import make_bot
     return make_bot(seat, level, seed)
-
-
-def _selfplay(options: Any, seats: list[str], out: Any) -> int:
-    """``playtable selfplay streetcar``: one JSON line per game (record, plays, winner) with ``--json``."""
-    from .selfplay import cli_selfplay
-    return cli_selfplay(options, seats, out)
 
 
 def _bench(out) -> None:
@@ -56,6 +49,6 @@ SPEC = GameSpec(
     make_setup=lazy("games.streetcar.view:make_setup_scene"),
     levels=LEVELS,
     options=OPTIONS,
-    selfplay=_selfplay,
+    selfplay=lazy("games.streetcar.selfplay:StreetcarSelfplay"),
     bench=_bench,
 )

@@ -16,7 +16,6 @@ from .ai import LEVELS, make_bot
 from .data import LINES, ROUTE_CARDS_3, stops_of
 from .route import route_complete, route_table, tram_graph
 from .rules import StreetcarRules
-from .selfplay import run as selfplay_run
 from .tiles import BOARD_CELLS, BUILDING_AT, ORIENTS, Board, TILE_IDS
 
 
@@ -85,10 +84,15 @@ def bench_bot_time(out: Callable[[str], None], games: int = 2) -> None:
 
 
 def bench_selfplay(out: Callable[[str], None]) -> None:
+    from sim.core import selfplay
+    from sim.core.registry import get_spec
+
+    SPEC = get_spec("streetcar")
     for players, games in ((["bot:medium", "bot:medium"], 6), (["bot:hard", "bot:medium", "bot:easy"], 4)):
-        s = selfplay_run(players, games, 900)
+        s = selfplay.run(SPEC, players, games, 900, lambda sat: {"players": len(sat), "seats": sat},
+                         out=lambda line: None, clock=time.perf_counter)
         out(f"streetcar selfplay: {s['games_per_second']:.2f} games/s ({', '.join(players)}; {games} games, "
-            f"{s['mean_turns']} turns a game)")
+            f"{s['mean']['turns']} turns a game)")
 
 
 def run(out: Any = print) -> None:

@@ -20,16 +20,15 @@ def _bot(seat, level, seed=0):
     return make_bot(seat, level, seed)
 
 
-def _selfplay(options, seats, out) -> int:
-    from .selfplay import run
-    return run(options, seats, out)
-
-
 def _bench(out) -> None:
-    """``playtable bench tokami``: physics step cost, bot think times and the screen's frame time while
-    dragging (``bench.run`` prints them all)."""
+    """``playtable bench tokami``: physics step cost and bot think times (``bench.run``), then the
+    screen's frame time while dragging a stick (dummy video driver)."""
+    from sim.app.framebench import report
+
     from .bench import run
+    from .view import frame_times
     run(out)
+    report(out, "tokami screen: frame time at 1280x800 (dummy driver, 4 physics steps a frame)", frame_times())
 
 
 def _describe(config) -> str:
@@ -60,6 +59,6 @@ SPEC = GameSpec(
     make_setup=_setup,
     levels=("easy", "medium", "hard"),
     options=OPTIONS,
-    selfplay=_selfplay,
+    selfplay=lazy("games.tokami.selfplay:TokamiSelfplay"),
     bench=_bench,
 )

@@ -8,15 +8,15 @@ time while dragging).
   36 sticks stay awake the whole time (research/tokami.md §4 measured 211-226 µs at 20 iterations);
 * the bots' think time per decision by level (mean and max, CPU seconds and wall seconds): each level
   decides the raise and the winning stick on the full settled pile and on two later positions (reached
-  by easy bots playing a few turns);
-* the scene's frame times, when ``games.tokami.bench_view`` exists (its ``bench_frames(out)``).
+  by easy bots playing a few turns).
+
+The screen's frame time while dragging a stick comes from ``view.frame_times`` (``sim.app.framebench``),
+printed after these by the game's ``bench`` hook.
 
 It takes well under a minute.
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import math
 import time
 from dataclasses import replace
@@ -47,26 +47,25 @@ def bench_step(out: Callable[[str], None], steps: int = 1200) -> float:
 
 
 def positions(seed: int = 4, turns: tuple[int, ...] = (0, 6, 14)) -> list[Any]:
-    """States in phase turn after the given numbers of turns of easy bots (0: the settled cube)."""
-    rules = TokamiRules()
-    m = Match(rules, {"players": 2, "seats": ["bot:easy", "bot:easy"], "rounds": 1}, seed)
+    """States in phase turn after the given numbers of turns of easy bots (0: the settled cube); the
+    physics is driven as in selfplay (``selfplay.TokamiSelfplay.actor``)."""
+    from .selfplay import TokamiSelfplay
+
+    seats = ["bot:easy", "bot:easy"]
+    m = Match(TokamiRules(), {"players": 2, "seats": seats, "rounds": 1}, seed)
+    game = TokamiSelfplay(m, seats, lambda kind, fields, text=None: None)
+    m.listeners.append(game.watch)
     bots = [make_bot(i, "easy", seed) for i in range(2)]
     out: list[Any] = []
-    done = 0
-    plan = None
     while not m.is_over() and len(out) < len(turns):
         s = m.state
         p = m.active_players()[0]
         if p == PHYSICS:
-            act = driver.settle_action(s) if s.phase == "settle" else driver.run_plan(s, plan)
-            events = m.submit(PHYSICS, act)
-        else:
-            if s.phase == "turn" and done in turns:
-                out.append(s)
-            d = bots[p].decide(s)
-            plan = d.get("plan")
-            events = m.submit(p, d["action"])
-        done += sum(1 for e in events if e["e"] == "turn_end")
+            m.submit(p, game.actor(p, bots))
+            continue
+        if s.phase == "turn" and game.turns in turns:
+            out.append(s)
+        m.submit(p, bots[p].select_action(m.rules, s, p))
     return out
 
 
@@ -104,11 +103,9 @@ def bench_think(out: Callable[[str], None], states: list[Any] | None = None) -> 
 
 
 def run(out: Callable[[str], None] = print) -> None:
-    """Print the Tokami figures (see the module doc)."""
+    """Print the Tokami engine figures (see the module doc)."""
     bench_step(out)
     bench_think(out)
-    if importlib.util.find_spec("games.tokami.bench_view") is not None:
-        importlib.import_module("games.tokami.bench_view").bench_frames(out)
 
 
 if __name__ == "__main__":

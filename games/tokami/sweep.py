@@ -40,8 +40,11 @@ GRID = _grid()
 def measure(pile: PileModel, setup: str, rounds: int, seed: int, level: str, wing: float | None = None) -> dict:
     """Play ``rounds`` one-round matches of two ``level`` bots with ``pile`` (and wings ``wing`` mm
     long, default ``model.WING``); return the figures."""
+    from sim.core import selfplay
+    from sim.core.registry import get_spec
+
     from . import model
-    from .selfplay import play_match
+    seats = [f"bot:{level}"] * 2
     old = world.PILE
     old_wing = model.WING, model.WING_TIP
     world.PILE = pile
@@ -50,8 +53,10 @@ def measure(pile: PileModel, setup: str, rounds: int, seed: int, level: str, win
     try:
         fig = {"rounds": 0, "fall_rounds": 0, "falls": 0, "fallen": 0, "minus": 0, "turns": 0}
         for r in range(rounds):
-            _m, f = play_match([f"bot:{level}"] * 2, seed + r, 1, setup=setup)
-            for row in f["rounds"]:
+            game = selfplay.play(get_spec("tokami"), seats, seed + r,
+                                 {"players": 2, "seats": seats, "rounds": 1, "setup": setup},
+                                 check=selfplay.check_invariants)
+            for row in game.rounds:
                 fig["rounds"] += 1
                 fig["fall_rounds"] += row["falls"] > 0
                 fig["falls"] += row["falls"]

@@ -196,6 +196,39 @@ def fits(world: TokamiWorld, sid: int, pose: model.Pose) -> bool:
     return world.fits(sid, pose)
 
 
+def frame_times(frames: int = 600, seed: int = 1) -> dict[str, list[tuple[float, float]]]:
+    """Frame times of the real loop while a human drags a stick (issue "Tokami": the scene's frame time
+    while dragging), by ``sim.app.framebench.run_frames``: the pile is set up, the first frame grabs the
+    highest stick, then the hand lifts it out of its place in the first second (the capped-force hand,
+    so the pile shifts under it) and swings it around above the pile, turning it now and then (tension
+    and wobble cues, knocks); ``SUBSTEPS`` physics steps a frame. The first 10 frames are not timed."""
+    from sim.app.framebench import run_frames
+
+    match = Match(get_spec("tokami").make_rules(), {"players": 2, "seats": ["human", "human"]}, seed)
+    match.submit(PHYSICS, driver.settle_action(match.state))
+    st = match.state
+    sid = max(st.poses, key=lambda i: model.highest_point(st.poses[i]))
+    x0, y0 = st.poses[sid][2], st.poses[sid][3]
+    depth = draw.depth_range(st.poses[sid])[0]
+
+    def drive(scene, m, i):
+        E = pygame.event.Event
+        if i == 0:
+            start = scene.proj.to_screen(x0, y0, depth)
+            return [E(pygame.MOUSEMOTION, pos=start, rel=(0, 0), buttons=(0, 0, 0)),
+                    E(pygame.MOUSEBUTTONDOWN, pos=start, button=1)], "grab"
+        t = (i - 1) / 60.0
+        lift = min(1.0, t)
+        pos = scene.proj.to_screen(x0 + lift * 18.0 * math.sin(t * 1.7),
+                                   y0 + lift * (45.0 + 12.0 * math.cos(t * 1.1)), depth)
+        ev = [E(pygame.MOUSEMOTION, pos=pos, rel=(1, 1), buttons=(1, 0, 0))]
+        if i % 90 == 46:
+            ev.append(E(pygame.MOUSEWHEEL, x=0, y=1, precise_x=0.0, precise_y=1.0, flipped=False, touch=False,
+                        which=0))
+        return ev, "while dragging a stick" if scene.att is not None else "after the stick was lost"
+    return run_frames(get_spec("tokami"), match, drive, frames + 1, warmup=11)
+
+
 class TokamiScene(TableScene):
     """Tokami on ``match`` (a TokamiRules match in any phase: a resumed match goes on where it was).
 

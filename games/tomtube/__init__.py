@@ -9,12 +9,12 @@ the in-app rules text.
 base), each "human", "bot:bot" (the route-planning bot; a plain ``bot`` on the command line) or
 "bot:random" (uniformly random legal actions). The game's flags for ``playtable play`` / ``selfplay``
 are ``--beginner-energy N`` (extra launch energy counters for the first seat, rulebook "Playing with
-Beginners") and ``--no-aliens`` (no control and alien counters). Importing this package never imports
+Beginners"; in selfplay they follow the first player listed as the seats rotate) and ``--no-aliens``
+(no control and alien counters). Importing this package never imports
 pygame: the screen is built lazily.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -50,9 +50,10 @@ def _rules() -> TomTubeRules:
 
 
 def _bot(seat: int, level: str, seed: int = 0):
-    """An Agent for ``seat`` at ``level`` ("bot" or "random"); ``KeyError`` if unknown."""
+    """An Agent for ``seat`` at ``level`` ("bot" or "random"), seeded from ``seed`` and the seat;
+    ``KeyError`` if unknown."""
     from .ai import make_agent
-    return make_agent(level, seed)
+    return make_agent(level, seed * 2 + seat)
 
 
 def _agent(level: str):
@@ -60,49 +61,6 @@ def _agent(level: str):
         from .ai import make_agent
         return make_agent(level, seed)
     return make
-
-
-class _SeatedLines:
-    """Passes ``selfplay.run``'s lines on to ``out``, adding the seats to each game's record config so
-    ``playtable replay`` names the players as they sat."""
-
-    def __init__(self, out: Any, seats: list[str]):
-        self.out = out
-        self.seats = seats
-
-    def write(self, text: str) -> None:
-        lines = []
-        for line in text.splitlines():
-            if line.startswith("{"):
-                obj = json.loads(line)
-                rec = obj.get("record")
-                if isinstance(rec, dict):
-                    rec["seats"] = [parse_seat(x).to_json() for x in self.seats]
-                    line = json.dumps(obj, separators=(",", ":"))
-            lines.append(line)
-        self.out.write("".join(x + "\n" for x in lines))
-
-    def flush(self) -> None:
-        flush = getattr(self.out, "flush", None)
-        if flush:
-            flush()
-
-
-def _selfplay(options: Any, seats: list[str], out: Any) -> int:
-    """``playtable selfplay tomtube``: ``selfplay.run`` with the seats' levels as Tom and Dave,
-    ``options.games`` games from ``options.seed``, the beginner flags; with ``options.json`` one JSON
-    line per game (seed, players, result with the final score breakdown, the full record with the seats)
-    and a summary line. Returns the exit status (0)."""
-    from sim.core.options import from_flags
-
-    from .selfplay import run
-
-    levels = [s.split(":", 1)[1] for s in check_seats(seats)]
-    sink = _SeatedLines(out, check_seats(seats)) if options.json else out
-    cfg = TomTubeRules().validate_config(from_flags(OPTIONS, options))
-    run(levels, int(options.games), int(options.seed), beginner_energy=cfg["extra_energy"][0],
-        aliens=cfg["alien_control"], json_lines=bool(options.json), out=sink)
-    return 0
 
 
 def _bench(out) -> None:
@@ -132,7 +90,8 @@ SPEC = GameSpec(
     levels=LEVELS,
     options=OPTIONS,
     players_key=None,
-    selfplay=_selfplay,
+    selfplay=lazy("games.tomtube.selfplay:TomTubeSelfplay"),
+    seat_keys=("extra_energy",),
     bench=_bench,
     lan=True,
     lan_log=True,

@@ -12,7 +12,6 @@ package never imports pygame: the screen is built lazily.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sim.core.match import check_setup
 from sim.core.registry import GameSpec, lazy
@@ -25,9 +24,10 @@ LEVELS = ("easy", "medium", "hard")
 
 
 def _bot(seat: int, level: str, seed: int = 0):
-    """An Agent for ``seat`` at ``level`` ("easy", "medium", "hard"); ``KeyError`` if unknown."""
+    """An Agent for ``seat`` at ``level`` ("easy", "medium", "hard"), seeded from ``seed`` and the seat;
+    ``KeyError`` if unknown."""
     from .ai import make_agent
-    return make_agent(level, seed)
+    return make_agent(level, seed * 2 + seat)
 
 
 def _agent(level: str):
@@ -35,18 +35,6 @@ def _agent(level: str):
         from .ai import make_agent
         return make_agent(level, seed)
     return make
-
-
-def _selfplay(options: Any, seats: list[str], out: Any) -> int:
-    """``playtable selfplay tumbleweed``: ``games.tumbleweed.selfplay.run`` with the seats as the two
-    players (swapped every other game), ``options.games`` games from ``options.seed``, one JSON line per
-    game with ``options.json``. Returns the exit status (0)."""
-    from .selfplay import run
-
-    cfg = check_setup(SPEC.make_rules(), SPEC.config_for(options, seats))
-    run(list(seats), int(options.games), int(options.seed), cfg["size"], bool(options.json), out,
-        config={"setup": cfg["setup"], "strict": cfg["strict"]})
-    return 0
 
 
 def _bench(out) -> None:
@@ -76,7 +64,7 @@ SPEC = GameSpec(
     levels=LEVELS,
     options=OPTIONS,
     players_key=None,
-    selfplay=_selfplay,
+    selfplay=lazy("games.tumbleweed.selfplay:TumbleweedSelfplay"),
     bench=_bench,
     lan=True,
     lan_log=True,

@@ -299,21 +299,10 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- selfplay
 def play_bot_game(spec: Any, bot_name: str, seed: int, config: dict | None = None):
-    """Play one whole game of ``spec`` (``config``, default the rules' own) with bot ``bot_name`` from
-    ``seed``; returns the Match."""
-    from sim.core.match import Match
-
-    rules = spec.make_rules()
-    match = Match(rules, config, seed)
-    agent = spec.agents[bot_name](seed)
-    guard = 0
-    while not match.is_over():
-        players = match.active_players()
-        match.submit(players[0], agent.select_action(rules, match.state, players[0]))
-        guard += 1
-        if guard > 100000:
-            raise RuntimeError("bot game did not end")
-    return match
+    """One whole game of a one-seat ``spec`` (``config``, default the rules' own) by its bot
+    ``bot_name`` from ``seed`` (the selfplay driver's); returns the Match."""
+    from sim.core import selfplay
+    return selfplay.play_game(spec, [f"bot:{bot_name}"], seed, config)
 
 
 def parse_seats(spec: Any, players: str | None, bots_only: bool = False) -> list[str]:
@@ -395,167 +384,46 @@ def seats_config(spec: Any, players: str | None, handicap: str | None, bots_only
         raise UsageError(str(e)) from None
 
 
-def play_race(spec: Any, config: dict, seed: int, check: bool = False):
-    """One race of bots in simulated time; with ``check``, the rules' invariants (56 tiles accounted
-    for) are checked after every action (AssertionError if one breaks). Returns the Match."""
-    from sim.ai.realtime import simulate
-    from sim.core.match import Match
-
-    rules = spec.make_rules()
-    match = Match(rules, config, seed)
-    if check:
-        def verify(m, events):
-            bad = rules.invariants(m.state)
-            if bad:
-                raise AssertionError(f"seed {seed}, action {len(m.log)}: {bad}")
-        match.listeners.append(verify)
-    bots = [spec.make_bot(i, kind.split(":", 1)[1], seed) for i, kind in enumerate(config["seats"])]
-    return simulate(match, bots)
-
-
-def cmd_selfplay_race(args: argparse.Namespace, spec: Any) -> int:
-    from sim.core.record import to_record
-
-    if args.bot:
-        raise UsageError(f"{spec.name} takes --players, not --bot")
-    config = seats_config(spec, args.players or ",".join(["bot:hard", "bot:medium", "bot:easy", "bot:medium"]),
-                          args.handicap, bots_only=True, options=args)
-    out = sys.stdout
-    t0 = time.perf_counter()
-    seats = config["seats"]
-    wins = [0] * len(seats)
-    ranks = [0.0] * len(seats)
-    deadlocks = 0
-    for i in range(args.games):
-        seed = args.seed + i
-        m = play_race(spec, config, seed, check=True)
-        res = m.outcome()
-        wins[res["ranking"][0]] += 1
-        for pos, seat in enumerate(res["ranking"]):
-            ranks[seat] += pos + 1
-        deadlocks += bool(res["deadlock"])
-        if args.json:
-            line = {"game": spec.name, "seed": seed, "players": seats, "result": res, "record": to_record(m)}
-            out.write(json.dumps(line, separators=(",", ":")) + "\n")
-        else:
-            order = ", ".join(f"{seats[s]}#{s}" for s in res["ranking"])
-            out.write(f"race {i + 1}/{args.games} seed {seed}: {order}"
-                      f"{' (deadlock)' if res['deadlock'] else ''}, {res['time']:.1f} s\n")
-        out.flush()
-    elapsed = time.perf_counter() - t0
-    n = args.games
-    summary = {"summary": True, "game": spec.name, "players": seats, "races": n, "first_seed": args.seed,
-               "wins_by_seat": wins, "mean_rank_by_seat": [round(r / n, 3) for r in ranks],
-               "deadlocks": deadlocks,
-               "races_per_second": round(n / elapsed, 2) if elapsed > 0 else None}
-    if args.json:
-        out.write(json.dumps(summary, separators=(",", ":")) + "\n")
-    else:
-        out.write(f"{n} races: wins by seat {wins}, mean rank by seat {summary['mean_rank_by_seat']}, "
-                  f"{deadlocks} deadlocks, {summary['races_per_second']} races/s\n")
-    return 0
-
-
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    from sim.core.record import to_record
+    """``playtable selfplay GAME``: the selfplay driver (``sim.core.selfplay``) for every game, the seats
+    from ``--players`` (or the one seat of ``--bot``) and the game's flags, the rules' invariants checked
+    after every action, think times and games per second in CPU seconds. Bad seats, bots or flags:
+    UsageError before any game is played."""
+    from sim.core import selfplay
     from sim.core.registry import get_spec
 
     spec = get_spec(args.game)
-    if spec.realtime:
-        return cmd_selfplay_race(args, spec)
-    if spec.selfplay is not None:
-        if args.bot or args.handicap:
-            raise UsageError(f"{spec.name} takes --players, not --bot or --handicap")
-        game_config(spec, args, bots_only=True)  # bad seats or flags fail before any game is played
-        return spec.selfplay(args, parse_seats(spec, args.players, bots_only=True), sys.stdout)
-    if spec.levels:
-        return cmd_selfplay_generic(args, spec)
-    if args.players or args.handicap:
-        raise UsageError(f"{spec.name} takes --bot, not --players or --handicap")
-    bot = args.bot or spec.default_agent
-    if bot not in spec.agents:
-        raise UsageError(f"unknown bot {bot!r} for {spec.name} (known: {', '.join(spec.agents)})")
-    baseline = None if args.baseline == "none" else args.baseline
-    if baseline is not None and baseline not in spec.agents:
-        raise UsageError(f"unknown baseline bot {baseline!r} (known: {', '.join(spec.agents)}, none)")
-    config = flags_config(spec, args)
-    out = sys.stdout
-    results = []
-    t0 = time.perf_counter()
-    for i in range(args.games):
-        seed = args.seed + i
-        m = play_bot_game(spec, bot, seed, config)
-        res = m.outcome()
-        results.append(res)
-        if args.json:
-            line = {"game": spec.name, "seed": seed, "bot": bot, "result": res, "record": to_record(m)}
-            out.write(json.dumps(line, separators=(",", ":")) + "\n")
-        else:
-            out.write(f"game {i + 1}/{args.games} seed {seed}: {_describe(res)}\n")
-        out.flush()
-    elapsed = time.perf_counter() - t0
-    summary = {"summary": True, "game": spec.name, "bot": bot, "games": args.games,
-               "first_seed": args.seed, **_aggregate(results),
-               "games_per_second": round(args.games / elapsed, 2) if elapsed > 0 else None}
-    if baseline is not None and baseline != bot:
-        base = [play_bot_game(spec, baseline, args.seed + i, config).outcome() for i in range(args.games)]
-        summary["baseline"] = {"bot": baseline, **_aggregate(base)}
-    if args.json:
-        out.write(json.dumps(summary, separators=(",", ":")) + "\n")
+    baseline = None
+    if spec.seated:
+        if args.bot or (args.handicap and not spec.realtime):
+            raise UsageError(f"{spec.name} takes --players, not --bot{'' if spec.realtime else ' or --handicap'}")
+        players = args.players or ",".join(spec.selfplay_players) or None
+        base = seats_config(spec, players, args.handicap, bots_only=True, options=args)
+        seats = list(base["seats"]) if spec.realtime else parse_seats(spec, players, bots_only=True)
+
+        def config_for(sat: list[str]) -> dict:
+            return {k: v for k, v in base.items() if k != "seats"}
     else:
-        out.write(_summary_text(summary) + "\n")
-    return 0
+        if args.players or args.handicap:
+            raise UsageError(f"{spec.name} takes --bot, not --players or --handicap")
+        bot = args.bot or spec.default_agent
+        if bot not in spec.agents:
+            raise UsageError(f"unknown bot {bot!r} for {spec.name} (known: {', '.join(spec.agents)})")
+        if args.baseline not in ("none", bot):
+            if args.baseline not in spec.agents:
+                raise UsageError(f"unknown baseline bot {args.baseline!r} (known: {', '.join(spec.agents)}, none)")
+            baseline = f"bot:{args.baseline}"
+        seats = [f"bot:{bot}"]
+        config = flags_config(spec, args)
 
-
-def cmd_selfplay_generic(args: argparse.Namespace, spec: Any) -> int:
-    """``playtable selfplay`` of a turn-based game with seats and no selfplay of its own: the generic
-    driver (``sim.core.selfplay``), seats rotated every game. Bad seats or flags: UsageError."""
-    from sim.core import selfplay
-
-    if args.bot or args.handicap:
-        raise UsageError(f"{spec.name} takes --players, not --bot or --handicap")
-    game_config(spec, args, bots_only=True)  # bad seats or flags fail before any game is played
-    seats = parse_seats(spec, args.players, bots_only=True)
-
-    def config_for(sat: list[str]) -> dict:
-        return spec.config_for(args, sat)
+        def config_for(sat: list[str]) -> dict | None:
+            return config
     try:
-        selfplay.run(spec, seats, args.games, args.seed, config_for, bool(args.json), sys.stdout)
+        selfplay.run(spec, seats, args.games, args.seed, config_for, bool(args.json), sys.stdout,
+                     selfplay.check_invariants, baseline, clock=time.process_time)
     except ValueError as e:
         raise UsageError(str(e)) from None
     return 0
-
-
-def _aggregate(results: list[dict]) -> dict:
-    n = len(results)
-    agg: dict[str, Any] = {}
-    if n and "win" in results[0]:
-        agg["win_rate"] = round(sum(1 for r in results if r["win"]) / n, 4)
-    if n and "penalty" in results[0]:
-        agg["mean_penalty"] = round(sum(r["penalty"] for r in results) / n, 4)
-    if n and "gobbles" in results[0]:
-        agg["mean_gobbles"] = round(sum(r["gobbles"] + r.get("double_gobbles", 0) for r in results) / n, 3)
-    return agg
-
-
-def _describe(res: dict) -> str:
-    if "penalty" in res:
-        return ("win" if res.get("win") else "loss") + f", penalty {res['penalty']}, gobbles {res.get('gobbles', 0)}"
-    return json.dumps(res)
-
-
-def _summary_text(s: dict) -> str:
-    parts = [f"{s['games']} games of {s['game']} by {s['bot']}"]
-    if "win_rate" in s:
-        parts.append(f"win rate {s['win_rate']:.1%}")
-    if "mean_penalty" in s:
-        parts.append(f"mean penalty {s['mean_penalty']:.3f}")
-    parts.append(f"{s['games_per_second']} games/s")
-    text = ", ".join(parts)
-    if "baseline" in s:
-        b = s["baseline"]
-        text += f"; baseline {b['bot']}: win rate {b.get('win_rate', 0):.1%}, mean penalty {b.get('mean_penalty', 0):.3f}"
-    return text
 
 
 # ------------------------------------------------------------------ replay

@@ -40,11 +40,13 @@ def _canon(action: Action) -> str:
     return json.dumps(action, sort_keys=True)
 
 
-def setup(rules: Rules, config: dict[str, Any] | None) -> tuple[dict[str, Any], list | None]:
-    """The rules' checked config of a set-up ``config`` and the seats it names under ``"seats"`` (None
-    when it names none; they are taken out, so the rules never see them). ``ValueError`` with the
-    rules' reason for a bad config."""
-    cfg, seats = seatlib.split(config)
+def setup(rules: Rules, config: dict[str, Any] | None, seats: list | None = None
+          ) -> tuple[dict[str, Any], list | None]:
+    """The rules' checked config of a set-up ``config`` and its seats: ``seats``, else those it names
+    under ``"seats"`` (taken out, so the rules never see them), else None. A config without
+    ``"players"`` gets one per seat. ``ValueError`` with the rules' reason for a bad config."""
+    cfg, named = seatlib.split(config)
+    seats = seats if seats is not None else named
     cfg = dict(cfg or {})
     info = rules.info
     if isinstance(seats, list) and info.min_players != info.max_players and "players" not in cfg:
@@ -76,8 +78,7 @@ class Match:
     def __init__(self, rules: Rules, config: dict[str, Any] | None = None, seed: int = 0,
                  resolve_chance: bool = True, seats: list | None = None):
         self.rules = rules
-        self.config, listed = setup(rules, config)
-        listed = seats if seats is not None else listed
+        self.config, listed = setup(rules, config, seats)
         n = seatlib.seat_count(rules, self.config)
         #: who sits at each seat (:mod:`sim.core.seats`): ``seats`` (texts or Seats), else the ones the
         #: config named, else humans

@@ -48,9 +48,13 @@ class GameSpec:
     #: ``make_config(options, seats) -> config`` from those flags (``options``: argparse Namespace,
     #: ``seats``: list of "human" / "bot:LEVEL"); raises ``ValueError`` with a reason.
     make_config: Callable[[Any, list[str]], dict] | None = None
-    #: ``selfplay(options, seats, out) -> exit status``: the game's own ``playtable selfplay`` (options
-    #: carry ``games``, ``seed``, ``json`` and the game's flags; ``out`` has ``write``).
-    selfplay: Callable[[Any, list[str], Any], int] | None = None
+    #: ``selfplay(match, seats, emit)`` -> the game's own part of one selfplay game, a
+    #: :class:`sim.core.selfplay.SelfplayGame` (None: that class as it is).
+    selfplay: Callable[..., Any] | None = None
+    #: Seats of ``playtable selfplay`` without ``--players`` (empty: ``default_players``).
+    selfplay_players: tuple[str, ...] = ()
+    #: Config keys holding one value per seat (e.g. a handicap): selfplay rotates them with the seats.
+    seat_keys: tuple[str, ...] = ()
     #: ``bench(out)``: the game's ``playtable bench`` figures (``out(text)`` prints one line).
     bench: Callable[[Callable[[str], None]], None] | None = None
     #: The game's options (:class:`sim.core.options.Option`): its flags, set-up dialog rows and config
