@@ -28,7 +28,7 @@ from sim.core import record
 from sim.core.match import Match
 from sim.core.seats import parse as parse_seat
 from sim.core.registry import get_spec
-from sim.core.storage import autosave_path, data_dir
+from sim.core.storage import autosave_path
 
 STEP = 1 / 60
 CTRL_Z = dict(mod=pygame.KMOD_LCTRL)

@@ -15,7 +15,7 @@ import pygame
 import pytest
 
 from events import click, key, motion, wheel
-from games.tomtube import SPEC, check_seats
+from games.tomtube import SPEC
 from games.tomtube.rules import TomTubeRules
 from games.tomtube import view as ttview
 from games.tomtube.data import MODULES, PALETTE, POINTS, RHOMB_BY_ID, STOCK
@@ -134,7 +134,6 @@ def test_spec_is_registered_with_seats_and_levels():
     assert spec is SPEC and spec.title == "Tom Tube" and spec.players == "2"
     assert spec.levels == ("bot", "random") and spec.default_players == ("human", "bot")
     assert spec.seated and not spec.realtime and spec.rules_text.name == "rules.md"
-    assert check_seats(["human", "bot"]) == ["human", "bot:bot"]
     cfg = check_setup(spec.make_rules(), {"seats": ["bot:random", "human"], "extra_energy": [1, 0]})
     assert cfg["seats"] == ["bot:random", "human"] and cfg["extra_energy"] == [1, 0]
     assert "seats" not in spec.make_rules().validate_config({})

@@ -16,33 +16,15 @@ pygame: the screen is built lazily.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sim.core.registry import GameSpec, lazy
-from sim.core.seats import parse as parse_seat
 
 from .options import OPTIONS
-
 from .rules import TomTubeRules
 
 _HERE = Path(__file__).resolve().parent
 
 LEVELS = ("bot", "random")
-#: Who may sit in a seat.
-SEAT_KINDS = ("human",) + tuple(f"bot:{lv}" for lv in LEVELS)
-DEFAULT_SEATS = ("human", "bot:bot")
-
-
-def check_seats(seats: Any) -> list[str]:
-    """The two seats as a list, a plain ``"bot"`` read as ``"bot:bot"``; ValueError with a reason for
-    anything else."""
-    if not isinstance(seats, (list, tuple)) or len(seats) != 2:
-        raise ValueError("seats must list the two players (Tom, Dave)")
-    out = ["bot:bot" if s == "bot" else s for s in seats]
-    for s in out:
-        if s not in SEAT_KINDS:
-            raise ValueError(f"unknown player {s!r} (use {', '.join(SEAT_KINDS)})")
-    return out
 
 
 def _rules() -> TomTubeRules:

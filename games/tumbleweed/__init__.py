@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.core.match import check_setup
 from sim.core.registry import GameSpec, lazy
 
 from .options import OPTIONS
