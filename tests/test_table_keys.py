@@ -15,6 +15,7 @@ from sim.app.table import TableScene
 from sim.core import registry
 from sim.core.match import Match
 from sim.core.rules import CHANCE, CLOCK, PHYSICS
+from sim.core.seats import names as seat_names
 
 STEP = App.STEP
 CTRL = pygame.KMOD_LCTRL
@@ -121,3 +122,15 @@ def test_f1_shows_the_rules_and_esc_goes_back(app, name):
         if isinstance(app.top, LauncherScene):
             break
     assert isinstance(app.top, LauncherScene)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in CONFIGS if n != "gobble-solitaire"))
+def test_a_name_given_to_a_seat_is_what_the_table_calls_it(app, name):
+    """Seats are the match's: a name typed for a human seat (the set-up dialog) names it at the table."""
+    spec = registry.get_spec(name)
+    app.push(LauncherScene(app))
+    match = Match(spec.make_rules(), CONFIGS[name], 7)
+    match.seats = seat_names(match.seats, ["Zoë"])
+    scene = app.start_match(spec, match)
+    app.step([], STEP)
+    assert "Zoë" in scene.seat_name(0) and "Zoë" not in scene.seat_name(1)

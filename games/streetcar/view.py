@@ -204,7 +204,9 @@ class StreetcarScene(TableScene):
         return super().human_turn() and not self.handover_needed()
 
     def seat_name(self, seat: int) -> str:
-        """"You", "Player 2", "Bot 3 (hard)" depending on who sits where."""
+        """"You", "Player 2", "Bot 3 (hard)" depending on who sits where; a name the player gave wins."""
+        if self.seat_list[seat].name:
+            return self.seat_list[seat].name
         kind = self.seats[seat]
         if kind == "human":
             return "You" if len(self.humans()) == 1 else f"Player {seat + 1}"

@@ -223,10 +223,12 @@ class TomTubeScene(TableScene):
 
     # ------------------------------------------------------------------ seats
     def seat_name(self, seat: int) -> str:
-        """"Tom (you)", "Dave (bot)", "Tom" (hot-seat), "Dave (random)"."""
+        """"Tom (you)", "Dave (bot)", "Tom" (hot-seat), "Dave (random)", "Ann (Tom)" (a name given)."""
         humans = sum(1 for s in self.seats if s == "human")
         kind = self.seats[seat]
         name = PLAYER_NAMES[seat]
+        if self.seat_list[seat].name:
+            return f"{self.seat_list[seat].name} ({name})"
         if kind == "human":
             return f"{name} (you)" if humans == 1 else name
         return f"{name} ({self.bot_level(seat)})"
