@@ -1331,10 +1331,9 @@ class StreetcarScene(TableScene):
         turn = self.to_act()
         over = self.match.is_over()
         if seat == turn and not over:
-            pygame.draw.rect(surface, mix(th.panel, th.accent, 0.2), row, border_radius=10)
-            pygame.draw.rect(surface, th.accent, row, 2, border_radius=10)
+            self.kit.active_row(surface, row, 0.2)
         elif over and seat == st.winner:
-            pygame.draw.rect(surface, mix(th.panel, th.good, 0.25), row, border_radius=10)
+            self.kit.active_row(surface, row, 0.25, th.good, edge=False)
         tag = self._text(f"P{seat + 1}", 14, (16, 16, 20), True)
         box = tag.get_rect(midleft=(row.x + 8, row.centery)).inflate(12, 6)
         pygame.draw.rect(surface, SEAT_COLOURS[seat % len(SEAT_COLOURS)], box, border_radius=6)
@@ -1345,7 +1344,7 @@ class StreetcarScene(TableScene):
         x0 = box.right + 34
         self._blit_text(surface, name, 16, th.text, True, topleft=(x0, row.y + 5))
         if seat == turn and self.bot_thinking():
-            sub, col = "thinking" + "." * (1 + int(self.clock * 3) % 3), th.accent
+            sub, col = self.thinking_text(), th.accent
         elif me.driving:
             left = self.squares_left(seat)
             served = sum(1 for j in range(len(me.stops)) if me.served >> j & 1)

@@ -1215,16 +1215,16 @@ class TomTubeScene(TableScene):
         acting = self.to_act() == p and not over
         self._card(surface, card, active=acting)
         self._blit_icon(surface, ("tom", "dave")[p], 40, (card.x + 30, card.y + 32))
-        name = self.seat_name(p)
-        self._blit_text(surface, name, 18, th.text, True, topleft=(card.x + 58, card.y + 10))
+        thinking = acting and self.is_bot(p) and not (self.anim is not None and self.anim["player"] == p)
+        self.kit.seat_name(surface, self.seat_name(p), (card.x + 58, card.y + 10),
+                           spin=self.clock if thinking and not st.stranded[p] else None)
         home = st.at[p] == BASES[p]
         if st.stranded[p]:
             sub = "lost in space"
         elif self.anim is not None and self.anim["player"] == p:
             sub = {"drift": "drifting", "control": "drifting (control)", "jump": "jumping"}[self.anim["mode"]] + "…"
         elif acting and self.is_bot(p):
-            sub = "thinking" + "." * (1 + int(self.clock * 3) % 3)
-            self._spinner(surface, (card.x + 58 + self._text(name, 18, th.text, True).get_width() + 16, card.y + 21))
+            sub = self.thinking_text()
         elif acting:
             sub = "to play" if st.phase != "fill_other" else "may fill the other's triangles"
         else:
@@ -1253,13 +1253,6 @@ class TomTubeScene(TableScene):
         hand = st.hands[p]
         text = "Triangles: " + " · ".join(f"{PIECE_NAMES[pc]} {hand[i]}" for i, pc in enumerate(TRIANGLE_PIECES))
         self._blit_text(surface, text, 13, th.text_dim, topleft=(card.x + 18, card.y + 96))
-
-    def _spinner(self, surface, c) -> None:
-        th = self.theme
-        for k in range(8):
-            a = self.clock * 6.0 + k * math.pi / 4
-            col = mix(th.panel, th.accent, (k + 1) / 8)
-            pygame.draw.circle(surface, col, (c[0] + 7 * math.cos(a), c[1] + 7 * math.sin(a)), 2)
 
     def _draw_table(self, surface) -> None:
         th = self.theme

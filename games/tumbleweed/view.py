@@ -915,8 +915,7 @@ class TumbleweedScene(TableScene):
             y = card.y + 8 + seat * 62
             row = pygame.Rect(card.x + 6, y, card.w - 12, 56)
             if seat == turn and not over:
-                pygame.draw.rect(surface, mix(th.panel, th.accent, 0.22), row, border_radius=10)
-                pygame.draw.rect(surface, th.accent, row, 2, border_radius=10)
+                self.kit.active_row(surface, row)
             colour = st.colour_of(seat)
             icon = (row.x + 30, row.centery + 2)
             if colour is None:
@@ -927,13 +926,9 @@ class TumbleweedScene(TableScene):
             name = self.seat_name(seat)
             role = "host" if seat == HOST else "guest"
             cname = COLOUR_NAMES[colour] if colour is not None else "colour not chosen"
-            self._blit_text(surface, name, 18, th.text, True, topleft=(row.x + 62, row.y + 7))
-            sub = f"{cname}  ·  {role}"
-            if self.is_bot(seat) and seat == turn and not over:
-                dots = "." * (1 + int(self.clock * 3) % 3)
-                sub = f"thinking{dots}"
-                self._draw_spinner(surface, (row.x + 62 + self._text(name, 18, th.text, True).get_width() + 16,
-                                             row.y + 18))
+            thinking = self.is_bot(seat) and seat == turn and not over
+            self.kit.seat_name(surface, name, (row.x + 62, row.y + 7), spin=self.clock if thinking else None)
+            sub = self.thinking_text() if thinking else f"{cname}  ·  {role}"
             self._blit_text(surface, sub, 13, th.accent if sub.startswith("thinking") else th.text_dim,
                             topleft=(row.x + 62, row.y + 32))
             if colour is not None:
@@ -946,13 +941,6 @@ class TumbleweedScene(TableScene):
                 else:
                     detail = f"{v['stacks']} stacks"
                 self._blit_text(surface, detail, 12, th.text_dim, topright=(row.right - 12, row.y + 36))
-
-    def _draw_spinner(self, surface, c) -> None:
-        th = self.theme
-        for k in range(8):
-            a = self.clock * 6.0 + k * math.pi / 4
-            col = mix(th.panel, th.accent, (k + 1) / 8)
-            pygame.draw.circle(surface, col, (c[0] + 7 * math.cos(a), c[1] + 7 * math.sin(a)), 2)
 
     def move_lines(self) -> list[str]:
         """The move list in notation: the set-up and colour choice, then numbered pairs of play turns."""

@@ -471,6 +471,10 @@ class TableScene(Scene):
         """The game's per-step tidying after the bots moved (drop choices that no longer apply)."""
 
     # ------------------------------------------------------------------ drawing
+    def thinking_text(self) -> str:
+        """"thinking." to "thinking...", the dots going round with the screen's clock."""
+        return "thinking" + "." * (1 + int(self.clock * 3) % 3)
+
     def _text(self, text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
         return self.kit.text(text, size, colour, bold)
 

@@ -1,4 +1,4 @@
-"""The table screens' UI kit: cached text, pills, cards, button rows and a move log.
+"""The table screens' UI kit: cached text, pills, cards, seat rows, button rows and a move log.
 
 One :class:`Kit` per screen (it holds the text cache); everything is in logical px and takes its theme
 and fonts from the app. Text that might not fit its box goes through :meth:`Kit.fit`, which shrinks it
@@ -7,6 +7,8 @@ to a minimum size and then cuts it with an ellipsis.
 from __future__ import annotations
 
 from typing import Any, Callable, Sequence
+
+import math
 
 import pygame
 
@@ -102,6 +104,32 @@ class Kit:
         s = pygame.Surface(pygame.Rect(rect).size, pygame.SRCALPHA)
         s.fill((0, 0, 0, alpha))
         surface.blit(s, pygame.Rect(rect).topleft)
+
+    def active_row(self, surface, rect, amount: float = 0.22, colour: RGB | None = None,
+                   edge: bool = True) -> None:
+        """The mark of a seat row whose seat acts now (or, with ``colour``, e.g. the winner's): the
+        panel tinted ``amount`` towards the accent, edged in it."""
+        th = self.theme
+        colour = colour or th.accent
+        pygame.draw.rect(surface, mix(th.panel, colour, amount), rect, border_radius=10)
+        if edge:
+            pygame.draw.rect(surface, colour, rect, 2, border_radius=10)
+
+    def seat_name(self, surface, name: str, topleft, size: int = 18, spin: float | None = None) -> pygame.Rect:
+        """A seat's name in bold at ``topleft``; with ``spin`` (the screen's clock, s) a spinner after
+        it says that seat's bot is thinking. Returns the name's rect."""
+        r = self.blit(surface, name, size, self.theme.text, True, topleft=topleft)
+        if spin is not None:
+            self.spinner(surface, (r.right + 16, r.y + 11), spin)
+        return r
+
+    def spinner(self, surface, centre, clock: float) -> None:
+        """Eight dots turning about ``centre`` (a bot thinking), at ``clock`` s."""
+        th = self.theme
+        for k in range(8):
+            a = clock * 6.0 + k * math.pi / 4
+            col = mix(th.panel, th.accent, (k + 1) / 8)
+            pygame.draw.circle(surface, col, (centre[0] + 7 * math.cos(a), centre[1] + 7 * math.sin(a)), 2)
 
     def move_log(self, surface, rect, lines: Sequence[str], line_h: int = 18, size: int = 13,
                  top: int = 32, scroll: int = 0) -> None:
