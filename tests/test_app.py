@@ -554,3 +554,35 @@ def test_lan_name_setting_is_kept_and_checked(app):
     assert load_settings()["lan_name"] == ""
     write_json_atomic(settings_path(), {"lan_name": "x" * 200})
     assert load_settings()["lan_name"] == ""
+
+
+def test_wheel_deltas_reach_scenes_as_few_whole_steps(app):
+    rec = app.push(Recorder(app))
+    cap = App.MAX_WHEEL_STEPS
+    # a bogus or flicked trackpad delta of thousands is cut to MAX_WHEEL_STEPS, both ways
+    app.step([wheel(0, 3000.0), wheel(0, -1e308), wheel(0, 2.5)], STEP)
+    assert [(e.y, e.precise_y) for e in rec.events] == [(cap, cap), (-cap, -cap), (2, 2.0)]
+    rec.events.clear()
+    # non-finite deltas are nothing; fractions accumulate into whole steps (the 0.5 left above too)
+    app.step([wheel(0, float("nan")), wheel(0, float("inf")), wheel(0, 0.25), wheel(0, 0.25)], STEP)
+    assert [e.y for e in rec.events] == [1]
+    rec.events.clear()
+    # flipped (natural scrolling) is applied once, here; scenes see flipped=False
+    flipped = pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, precise_x=0.0, precise_y=1.0,
+                                 flipped=True, touch=False, which=0)
+    app.step([flipped], STEP)
+    assert [(e.y, e.flipped) for e in rec.events] == [(-1, False)]
+
+
+def test_huge_wheel_deltas_over_gobble_boards_zoom_within_bounds(app):
+    from games.gobble import RACE, SOLITAIRE
+    from games.gobble.view import BOARD
+    for spec in (SOLITAIRE, RACE):
+        scene = app.start_match(spec, Match(spec.make_rules(), None, 3), autosave=False)
+        app.step([], STEP)
+        scene.hold = None
+        board = getattr(scene, "BOARD", BOARD)
+        p = app.logical_to_window(board.center)
+        for y in (4000.0, -4000.0, 1e300, -0.0001):
+            app.step([motion(p), wheel(0, y)], STEP)
+            assert scene.MIN_S <= scene.s <= scene.MAX_S
