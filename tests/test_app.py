@@ -586,3 +586,38 @@ def test_huge_wheel_deltas_over_gobble_boards_zoom_within_bounds(app):
         for y in (4000.0, -4000.0, 1e300, -0.0001):
             app.step([motion(p), wheel(0, y)], STEP)
             assert scene.MIN_S <= scene.s <= scene.MAX_S
+
+
+HOSTILE_TEXT = "a\x00b\ud800c\x1b\n"   # NUL, a lone surrogate, an escape, a newline
+
+
+def test_text_the_renderer_refuses_is_cleaned_where_it_enters():
+    from sim.app.widgets import clean_text
+    assert clean_text(HOSTILE_TEXT) == "abc"
+    kept = "😀 שלום مرحبا\u200d\u202e"   # emoji, right-to-left, joiners and marks are kept
+    assert clean_text(kept) == kept
+    assert clean_text("x" * 50, 32) == "x" * 32 and clean_text(7) == "7"
+
+
+def test_host_and_join_dialogs_survive_nul_and_surrogates(app):
+    from sim.app.lan_setup import HostSetupScene, JoinScene
+    from sim.app.ui import Kit
+    # a settings file whose name holds NUL and a lone surrogate (JSON escapes can carry both)
+    settings_path().parent.mkdir(parents=True, exist_ok=True)
+    settings_path().write_text('{"lan_name": "Al\\u0000i\\ud800ce"}', encoding="utf-8")
+    app.settings = load_settings()
+    assert app.settings["lan_name"] == "Alice"
+    for cls in (HostSetupScene, JoinScene):
+        scene = app.push(cls(app))
+        app.step([], STEP)
+        scene.f_name.focused = True
+        for f in scene.fields:
+            if f is not scene.f_name:
+                f.focused = False
+        typed = pygame.event.Event(pygame.TEXTINPUT, text="\x00\ud800😀ש")
+        app.step([typed], STEP)
+        assert scene.f_name.text == "Alice😀ש"
+        scene.error = "host said: " + HOSTILE_TEXT   # an error line quoting a peer
+        app.step([], STEP)
+        app.pop()
+    assert Kit(app).text(HOSTILE_TEXT, 14, (255, 255, 255)).get_width() > 0

@@ -40,6 +40,7 @@ from sim.core.storage import autosave_path, data_dir, load_json_or, write_json_a
 from . import theme as _theme
 from .audio import Audio
 from .scene import Scene
+from .widgets import clean_text
 
 #: Settings with their defaults (stored in ``data_dir()/settings.json``).
 DEFAULT_SETTINGS: dict[str, Any] = {
@@ -61,7 +62,9 @@ def settings_path() -> Path:
 
 def load_settings() -> dict[str, Any]:
     """Settings from disk merged over :data:`DEFAULT_SETTINGS`; unknown keys and values of the wrong
-    type are ignored, a missing or unreadable file gives the defaults. Never raises for bad content."""
+    type are ignored, a missing or unreadable file gives the defaults; text loses what the renderer
+    refuses (NUL, control characters, lone surrogates: :func:`clean_text`). Never raises for bad
+    content."""
     raw = load_json_or(settings_path(), {})
     out = dict(DEFAULT_SETTINGS)
     if isinstance(raw, dict):
@@ -74,7 +77,7 @@ def load_settings() -> dict[str, Any]:
                 if isinstance(val, str) and val in _theme.PALETTES:
                     out[key] = val
             elif isinstance(val, str) and len(val) <= 32:
-                out[key] = val
+                out[key] = clean_text(val)
     return out
 
 

@@ -1,4 +1,6 @@
-"""Small UI pieces shared by every scene: buttons, wrapped text, backdrops, colour symbols, focus.
+"""Small UI pieces shared by every scene: buttons, wrapped text, backdrops, colour symbols, focus, and
+:func:`clean_text`, the one filter for text that comes from outside (typed, read from a file, sent by
+a peer) before it is kept or drawn.
 
 Everything works in logical px and takes positions from ``event.pos`` (already mapped by the app);
 nothing here reads ``pygame.mouse.get_pos()``. Drawing takes the app for its theme and fonts.
@@ -6,11 +8,22 @@ nothing here reads ``pygame.mouse.get_pos()``. Drawing takes the app for its the
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import Any, Callable, Sequence
 
 import pygame
 
 RGB = tuple[int, int, int]
+
+
+def clean_text(text: Any, limit: int | None = None) -> str:
+    """``text`` (made a str) without control characters (NUL, newlines, escapes: Unicode category Cc)
+    and lone surrogates (Cs), which the font renderer refuses; cut to ``limit`` characters. Emoji,
+    right-to-left and other printable text is kept as is."""
+    s = text if isinstance(text, str) else str(text)
+    if not s.isprintable():
+        s = "".join(c for c in s if unicodedata.category(c) not in ("Cc", "Cs"))
+    return s if limit is None else s[:limit]
 
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
