@@ -469,6 +469,35 @@ def test_wrap_text_fits_width(app):
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
 
 
+class CountingFont:
+    """A font that counts ``size`` calls and the characters they measure."""
+
+    def __init__(self, font):
+        self.font, self.calls, self.chars = font, 0, 0
+
+    def size(self, text):
+        self.calls += 1
+        self.chars += len(text)
+        return self.font.size(text)
+
+
+def test_wrap_text_breaks_a_long_word_in_near_linear_time(app):
+    font = CountingFont(app.font(15))
+    word = "".join(chr(ord("a") + (i * 7) % 26) for i in range(2000))   # an action quoted in an error
+    lines = wrap_text("Bad action: " + word + " end", font, 400)
+    assert "".join(lines).replace(" ", "") == ("Bad action: " + word + " end").replace(" ", "")
+    assert all(app.font(15).size(line)[0] <= 400 for line in lines)
+    # every broken piece is as long as fits: one more character would not
+    pieces = lines[1:-1]
+    assert all(app.font(15).size(line + word[0])[0] > 400 for line in pieces)
+    # about log2(line length) calls per line made, never a call per character per line
+    assert font.calls <= 12 * len(lines), (font.calls, len(lines))
+    assert font.chars <= 4 * len(word) * 8
+    font.calls = 0
+    assert len(wrap_text(word * 50, font, 400, max_lines=6)) == 6
+    assert font.calls <= 80
+
+
 # ------------------------------------------------------------ entry, fuzz
 def test_run_app_headless_screenshot(tmp_path):
     from sim.app.main import run_app
