@@ -134,6 +134,8 @@ class Host:
                  snapshot_interval: float = 1.0, sndbuf: int = 64 * 1024, log: Callable[[str], None] | None = None):
         if not getattr(spec, "lan", False):
             raise ValueError(f"{getattr(spec, 'name', spec)!r} cannot be hosted on the LAN")
+        if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
+            raise ValueError(f"the port must be a number from 0 to 65535, not {port!r}")
         self.spec = spec
         self.rules = spec.make_rules()
         self.realtime = bool(self.rules.info.realtime)
