@@ -95,6 +95,8 @@ BAD_STATES = [
     {"type": "lobby", "names": ["Me", None], "ready": [True], "away": [False, False], "started": False},
     {"type": "lobby", "names": ["Me", None, "X"], "ready": [True] * 3, "away": [False] * 3, "started": False},
     {"type": "lobby", "names": ["Me\x00", None], "ready": [True] * 2, "away": [False] * 2, "started": False},
+    {"type": "lobby", "names": ["Me", None], "ready": [True] * 2, "away": [False] * 2, "started": True,
+     "config": {"players": 2, "seats": 7}},                  # a config the rules refuse
     {"type": "accepted", "seq": "one"},
     {"type": "over", "outcome": [1], "ranking": None},
     {"type": "shout"},

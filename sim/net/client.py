@@ -12,7 +12,8 @@ headless use) until a condition on the client holds.
 Nothing the host sends is trusted: every message is checked against the protocol
 (:func:`sim.net.protocol.parse_host`, with the seat count and seat of the welcome), a ``state`` also
 by its game (a turn-based game's view must be a state its rules read back, ``rules.state_from_json``;
-a game may check more with ``GameSpec.lan_check``), and a second ``welcome`` is refused. A bad message is dropped with one line to
+a game may check more with ``GameSpec.lan_check``; a match config must pass ``rules.validate_config``),
+and a second ``welcome`` is refused. A bad message is dropped with one line to
 ``log`` (at most one a second, with the count dropped meanwhile; :attr:`dropped` counts them all) and
 the client goes on. What it keeps is bounded: :attr:`inbox` (``max_inbox``, oldest dropped),
 :attr:`errors` (at most twice ``MAX_ERRORS``, the newest), :attr:`results` (the newest
@@ -217,6 +218,8 @@ class Client:
                 raise P.ProtocolError("bad_message", f"{t} before the welcome")
             if t == "welcome":
                 self._learn_game(msg["game"])
+            if t in ("welcome", "lobby") and msg.get("config"):
+                self._check_config(msg["config"])
             elif t == "state":
                 self._check_state(msg)
         except P.ProtocolError as e:
@@ -228,9 +231,18 @@ class Client:
         from sim.core.registry import UnknownGame, get_spec
         try:
             self._spec = get_spec(name)
-            self._rules = None if self._spec.realtime else self._spec.make_rules()
+            self._rules = self._spec.make_rules()
         except UnknownGame:
             self._spec = self._rules = None   # the screen says it cannot show this game
+
+    def _check_config(self, config: dict) -> None:
+        """The match config of a welcome or lobby must be one the game's rules accept."""
+        if self._rules is None:
+            return
+        try:
+            self._rules.validate_config(config)
+        except Exception as e:  # noqa: BLE001 - whatever the rules raise on garbage
+            raise P.ProtocolError("bad_message", f"a config this game refuses ({str(e)[:80]})") from None
 
     def _check_state(self, msg: dict) -> None:
         """The game's own check of a ``state`` message; ProtocolError if it fails."""
@@ -238,7 +250,7 @@ class Client:
             check = getattr(self._spec, "lan_check", None)
             if check is not None:
                 check(msg)
-            elif self._rules is not None:
+            elif self._rules is not None and not self._spec.realtime:
                 self._rules.state_from_json(msg["view"])
         except P.ProtocolError:
             raise
