@@ -650,3 +650,38 @@ def test_host_and_join_dialogs_survive_nul_and_surrogates(app):
         app.step([], STEP)
         app.pop()
     assert Kit(app).text(HOSTILE_TEXT, 14, (255, 255, 255)).get_width() > 0
+
+
+def test_hostile_fuzz_of_boards_dialogs_and_text_fields():
+    """Hostile input (extreme wheel, NUL / surrogate / emoji / right-to-left text, key-repeat floods,
+    focus changes, the letterbox, windows from 1x1 to 8K) on a game board, the launcher and the Host
+    and Join dialogs with a text field focused: nothing raises, the window gets its size back."""
+    from sim.app.lan_setup import HostSetupScene, JoinScene
+    a = App(headless=True)
+    try:
+        launcher = a.push(LauncherScene(a))
+        size = a.window_size()
+        for spec_name in ("gobble-solitaire", "gobble"):
+            spec = registry.get_spec(spec_name)
+            scene = a.start_match(spec, Match(spec.make_rules(), None, 8), autosave=False)
+
+            def check(scene=scene):
+                assert a.stack[0] is launcher and scene.MIN_S <= scene.s <= scene.MAX_S
+
+            stats = fuzz_scene(a, 1200, seed=31, check=check, hostile=True)
+            assert stats["resizes"] > 0 and a.window_size() == size
+        for cls in (HostSetupScene, JoinScene):
+            dlg = a.push(cls(a))
+            dlg.f_name.focused = True
+
+            def check_text(dlg=dlg):
+                for f in dlg.fields:
+                    assert "\x00" not in f.text and all(not 0xD800 <= ord(ch) <= 0xDFFF for ch in f.text)
+                    assert len(f.text) <= f.limit
+
+            fuzz_scene(a, 800, seed=32, check=check_text, scene=dlg, hostile=True,
+                       keys=((pygame.K_BACKSPACE, 0), (pygame.K_TAB, 0), (pygame.K_a, 0), (pygame.K_RIGHT, 0)))
+            assert a.window_size() == size
+            a.pop()
+    finally:
+        a.close()
