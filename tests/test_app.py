@@ -469,6 +469,35 @@ def test_wrap_text_fits_width(app):
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
 
 
+class CountingFont:
+    """A font that counts ``size`` calls and the characters they measure."""
+
+    def __init__(self, font):
+        self.font, self.calls, self.chars = font, 0, 0
+
+    def size(self, text):
+        self.calls += 1
+        self.chars += len(text)
+        return self.font.size(text)
+
+
+def test_wrap_text_breaks_a_long_word_in_near_linear_time(app):
+    font = CountingFont(app.font(15))
+    word = "".join(chr(ord("a") + (i * 7) % 26) for i in range(2000))   # an action quoted in an error
+    lines = wrap_text("Bad action: " + word + " end", font, 400)
+    assert "".join(lines).replace(" ", "") == ("Bad action: " + word + " end").replace(" ", "")
+    assert all(app.font(15).size(line)[0] <= 400 for line in lines)
+    # every broken piece is as long as fits: one more character would not
+    pieces = lines[1:-1]
+    assert all(app.font(15).size(line + word[0])[0] > 400 for line in pieces)
+    # about log2(line length) calls per line made, never a call per character per line
+    assert font.calls <= 12 * len(lines), (font.calls, len(lines))
+    assert font.chars <= 4 * len(word) * 8
+    font.calls = 0
+    assert len(wrap_text(word * 50, font, 400, max_lines=6)) == 6
+    assert font.calls <= 80
+
+
 # ------------------------------------------------------------ entry, fuzz
 def test_run_app_headless_screenshot(tmp_path):
     from sim.app.main import run_app
@@ -554,3 +583,105 @@ def test_lan_name_setting_is_kept_and_checked(app):
     assert load_settings()["lan_name"] == ""
     write_json_atomic(settings_path(), {"lan_name": "x" * 200})
     assert load_settings()["lan_name"] == ""
+
+
+def test_wheel_deltas_reach_scenes_as_few_whole_steps(app):
+    rec = app.push(Recorder(app))
+    cap = App.MAX_WHEEL_STEPS
+    # a bogus or flicked trackpad delta of thousands is cut to MAX_WHEEL_STEPS, both ways
+    app.step([wheel(0, 3000.0), wheel(0, -1e308), wheel(0, 2.5)], STEP)
+    assert [(e.y, e.precise_y) for e in rec.events] == [(cap, cap), (-cap, -cap), (2, 2.0)]
+    rec.events.clear()
+    # non-finite deltas are nothing; fractions accumulate into whole steps (the 0.5 left above too)
+    app.step([wheel(0, float("nan")), wheel(0, float("inf")), wheel(0, 0.25), wheel(0, 0.25)], STEP)
+    assert [e.y for e in rec.events] == [1]
+    rec.events.clear()
+    # flipped (natural scrolling) is applied once, here; scenes see flipped=False
+    flipped = pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, precise_x=0.0, precise_y=1.0,
+                                 flipped=True, touch=False, which=0)
+    app.step([flipped], STEP)
+    assert [(e.y, e.flipped) for e in rec.events] == [(-1, False)]
+
+
+def test_huge_wheel_deltas_over_gobble_boards_zoom_within_bounds(app):
+    from games.gobble import RACE, SOLITAIRE
+    from games.gobble.view import BOARD
+    for spec in (SOLITAIRE, RACE):
+        scene = app.start_match(spec, Match(spec.make_rules(), None, 3), autosave=False)
+        app.step([], STEP)
+        scene.hold = None
+        board = getattr(scene, "BOARD", BOARD)
+        p = app.logical_to_window(board.center)
+        for y in (4000.0, -4000.0, 1e300, -0.0001):
+            app.step([motion(p), wheel(0, y)], STEP)
+            assert scene.MIN_S <= scene.s <= scene.MAX_S
+
+
+HOSTILE_TEXT = "a\x00b\ud800c\x1b\n"   # NUL, a lone surrogate, an escape, a newline
+
+
+def test_text_the_renderer_refuses_is_cleaned_where_it_enters():
+    from sim.app.widgets import clean_text
+    assert clean_text(HOSTILE_TEXT) == "abc"
+    kept = "😀 שלום مرحبا\u200d\u202e"   # emoji, right-to-left, joiners and marks are kept
+    assert clean_text(kept) == kept
+    assert clean_text("x" * 50, 32) == "x" * 32 and clean_text(7) == "7"
+
+
+def test_host_and_join_dialogs_survive_nul_and_surrogates(app):
+    from sim.app.lan_setup import HostSetupScene, JoinScene
+    from sim.app.ui import Kit
+    # a settings file whose name holds NUL and a lone surrogate (JSON escapes can carry both)
+    settings_path().parent.mkdir(parents=True, exist_ok=True)
+    settings_path().write_text('{"lan_name": "Al\\u0000i\\ud800ce"}', encoding="utf-8")
+    app.settings = load_settings()
+    assert app.settings["lan_name"] == "Alice"
+    for cls in (HostSetupScene, JoinScene):
+        scene = app.push(cls(app))
+        app.step([], STEP)
+        scene.f_name.focused = True
+        for f in scene.fields:
+            if f is not scene.f_name:
+                f.focused = False
+        typed = pygame.event.Event(pygame.TEXTINPUT, text="\x00\ud800😀ש")
+        app.step([typed], STEP)
+        assert scene.f_name.text == "Alice😀ש"
+        scene.error = "host said: " + HOSTILE_TEXT   # an error line quoting a peer
+        app.step([], STEP)
+        app.pop()
+    assert Kit(app).text(HOSTILE_TEXT, 14, (255, 255, 255)).get_width() > 0
+
+
+def test_hostile_fuzz_of_boards_dialogs_and_text_fields():
+    """Hostile input (extreme wheel, NUL / surrogate / emoji / right-to-left text, key-repeat floods,
+    focus changes, the letterbox, windows from 1x1 to 8K) on a game board, the launcher and the Host
+    and Join dialogs with a text field focused: nothing raises, the window gets its size back."""
+    from sim.app.lan_setup import HostSetupScene, JoinScene
+    a = App(headless=True)
+    try:
+        launcher = a.push(LauncherScene(a))
+        size = a.window_size()
+        for spec_name in ("gobble-solitaire", "gobble"):
+            spec = registry.get_spec(spec_name)
+            scene = a.start_match(spec, Match(spec.make_rules(), None, 8), autosave=False)
+
+            def check(scene=scene):
+                assert a.stack[0] is launcher and scene.MIN_S <= scene.s <= scene.MAX_S
+
+            stats = fuzz_scene(a, 1200, seed=31, check=check, hostile=True)
+            assert stats["resizes"] > 0 and a.window_size() == size
+        for cls in (HostSetupScene, JoinScene):
+            dlg = a.push(cls(a))
+            dlg.f_name.focused = True
+
+            def check_text(dlg=dlg):
+                for f in dlg.fields:
+                    assert "\x00" not in f.text and all(not 0xD800 <= ord(ch) <= 0xDFFF for ch in f.text)
+                    assert len(f.text) <= f.limit
+
+            fuzz_scene(a, 800, seed=32, check=check_text, scene=dlg, hostile=True,
+                       keys=((pygame.K_BACKSPACE, 0), (pygame.K_TAB, 0), (pygame.K_a, 0), (pygame.K_RIGHT, 0)))
+            assert a.window_size() == size
+            a.pop()
+    finally:
+        a.close()

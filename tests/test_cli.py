@@ -116,3 +116,94 @@ def test_bad_screenshot_paths(capsys, tmp_path):
         rc, out, err = run_cli(["--headless", "--frames", "1", "--screenshot", path], capsys)
         assert rc == 2 and fragment in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "no").exists()
+
+
+def unblock_later(fifo, after=5.0):
+    """Every ``after`` s, open and close ``fifo`` for writing, so a reader wrongly blocked on it gets an
+    empty file and the test fails instead of hanging. ``.cancel()`` it when done."""
+    import os
+    import threading
+
+    class Guard(threading.Thread):
+        def __init__(self):
+            super().__init__(daemon=True)
+            self.done = threading.Event()
+
+        def run(self):
+            while not self.done.wait(after):
+                try:
+                    os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+                except OSError:
+                    pass
+
+        def cancel(self):
+            self.done.set()
+    g = Guard()
+    g.start()
+    return g
+
+
+def _one_line_exit_2(args, capsys, fragment):
+    rc, out, err = run_cli(args, capsys)
+    assert rc == 2, (args, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0] and "Traceback" not in err, (args, err)
+    return lines[0]
+
+
+def test_replay_checks_the_kind_and_size_of_its_file(capsys, tmp_path):
+    import os
+    zero = tmp_path / "zero.json"
+    zero.symlink_to("/dev/zero")                    # endless: must not be read
+    _one_line_exit_2(["replay", str(zero), "--headless"], capsys, "not a regular file")
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)                                 # no writer: reading would wait for ever
+    guard = unblock_later(fifo)
+    _one_line_exit_2(["replay", str(fifo), "--headless"], capsys, "not a regular file")
+    guard.cancel()
+    _one_line_exit_2(["replay", str(tmp_path), "--headless"], capsys, "not a regular file")
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:                      # sparse: huge on paper, nothing to read first
+        f.truncate(100 * 1024 * 1024)
+    _one_line_exit_2(["replay", str(big), "--headless"], capsys, "too big")
+
+
+def test_replay_refuses_too_many_actions_and_absurd_times(capsys, tmp_path):
+    from sim.core.record import MAX_ACTIONS
+    rec = _a_record(capsys)
+    many = dict(rec, actions=[[0, {"t": "x"}]] * (MAX_ACTIONS + 1), cursor=0)
+    p = tmp_path / "many.json"
+    p.write_text(json.dumps(many))
+    _one_line_exit_2(["replay", str(p), "--headless"], capsys, "limit")
+    _, out, _ = run_cli(["selfplay", "gobble", "--players", "bot:easy,bot:easy", "--games", "1", "--seed", "1",
+                         "--json"], capsys)
+    race = json.loads(out.splitlines()[0])["record"]
+    assert len(race["actions"][0]) == 3
+    for t in (10 ** 400, -1, 1e300):
+        bad = json.loads(json.dumps(race))
+        bad["actions"][0][2] = t
+        p = tmp_path / "race.json"
+        p.write_text(json.dumps(bad))
+        _one_line_exit_2(["replay", str(p), "--headless"], capsys, "time")
+
+
+@pytest.mark.parametrize("port", ["70000", "-1", "65536"])
+def test_host_port_out_of_range_is_one_line(port, capsys):
+    _one_line_exit_2(["host", "gobble", "--port", port], capsys, "port")
+
+
+def test_host_refuses_a_bad_port_itself():
+    from sim.core.registry import get_spec
+    from sim.net.host import Host
+    for port in (70000, -1):
+        with pytest.raises(ValueError, match="port"):
+            Host(get_spec("gobble"), port=port)
+
+
+def test_a_data_folder_that_is_a_file_or_cannot_be_made_is_one_line(capsys, tmp_path, monkeypatch):
+    afile = tmp_path / "home"
+    afile.write_text("not a folder")
+    monkeypatch.setenv("PLAYTABLE_HOME", str(afile))
+    _one_line_exit_2(["--headless", "--frames", "1"], capsys, "is a file")
+    monkeypatch.setenv("PLAYTABLE_HOME", str(afile / "inside"))
+    _one_line_exit_2(["--headless", "--frames", "1"], capsys, "data folder")

@@ -22,7 +22,6 @@ and must replay to the same state. Each game's screen and set-up dialog take ran
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import random
 from dataclasses import dataclass, replace
@@ -74,30 +73,6 @@ CASES: dict[str, Case] = {
 
 def canon(x: Any) -> str:
     return json.dumps(x, sort_keys=True)
-
-
-def canonical(x: Any) -> Any:
-    """A value-comparable form of a state: dataclass fields that take part in comparison, the slots or
-    attributes of classes without their own ``__eq__`` (memo caches left out), containers in order,
-    sets sorted. Two states of a game are the same position when their canonical forms are equal."""
-    if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        return (type(x).__name__,) + tuple((f.name, canonical(getattr(x, f.name)))
-                                           for f in dataclasses.fields(x) if f.compare)
-    if isinstance(x, dict):
-        return ("dict",) + tuple(sorted(((repr(k), canonical(v)) for k, v in x.items()), key=lambda kv: kv[0]))
-    if isinstance(x, (list, tuple)):
-        return (type(x).__name__,) + tuple(canonical(v) for v in x)
-    if isinstance(x, (set, frozenset)):
-        return ("set",) + tuple(sorted(repr(canonical(v)) for v in x))
-    if isinstance(x, (str, int, float, bool, type(None))) or type(x).__eq__ is not object.__eq__:
-        return x
-    names = getattr(type(x), "__slots__", None) or list(vars(x))
-    return (type(x).__name__,) + tuple((n, canonical(getattr(x, n))) for n in names
-                                       if n != "cache" and not n.startswith("_"))
-
-
-def same(a: Any, b: Any) -> bool:
-    return canonical(a) == canonical(b)
 
 
 # ------------------------------------------------------------------------------------- drivers
@@ -302,18 +277,18 @@ def test_record_save_load_replay_equality(name, tmp_path):
         m = playout(name, seed)
         rec = record.to_record(m)
         m2 = replayed(rec)
-        assert same(m2.state, m.state) and m2.log == m.log and m2.outcome() == m.outcome()
+        assert m2.state == m.state and m2.log == m.log and m2.outcome() == m.outcome()
         assert canon(record.to_record(m2)) == canon(rec)
         path = tmp_path / f"{name}-{seed}.json"
         record.save(m, path)
         m3 = record.load(path, expect_game=name)
-        assert same(m3.state, m.state) and canon(record.to_record(m3)) == canon(rec)
+        assert m3.state == m.state and canon(record.to_record(m3)) == canon(rec)
         # every prefix of the log replays to the state the match had there (chance due at the end of a
         # prefix is drawn again from the seed, so it lands on a later state of the same match)
         rng = random.Random(seed)
         for k in sorted(rng.sample(range(len(m.log) + 1), min(8, len(m.log) + 1))):
             part = replayed({**rec, "actions": rec["actions"][:k], "cursor": k})
-            assert part.log == m.log[: part.cursor] and same(part.state, m.states[part.cursor]), (name, seed, k)
+            assert part.log == m.log[: part.cursor] and part.state == m.states[part.cursor], (name, seed, k)
         # a tampered record is refused with a reason
         if rec["actions"]:
             bad = copy.deepcopy(rec)
@@ -346,11 +321,11 @@ def test_undo_redo_round_trips_and_policy(name):
             undone = record.to_record(m)
             if rng.random() < 0.3:  # the undone position is what the shorter log replays to
                 fresh = replayed({**undone, "actions": undone["actions"][: m.cursor]})
-                assert same(fresh.state, m.state) and fresh.cursor == m.cursor
-            assert same(replayed(undone).state, m.state)  # the record with its redo tail loads there too
+                assert fresh.state == m.state and fresh.cursor == m.cursor
+            assert replayed(undone).state == m.state  # the record with its redo tail loads there too
             assert m.redo()
-            assert canon(record.to_record(m)) == rec and m.state is st and same(m.state, replayed(
-                record.to_record(m)).state)
+            assert canon(record.to_record(m)) == rec and m.state is st \
+                and m.state == replayed(record.to_record(m)).state
             rounds[0] += 1
         playout(name, seed, each)
     info = registry.get_spec(name).make_rules().info

@@ -219,6 +219,32 @@ def test_velocity_cap_after_each_step_and_in_the_solver():
     assert b.velocity.length == pytest.approx(G * (1 - 0.9) / -math.log(0.9), rel=0.01)
 
 
+def test_spin_is_capped_like_speed_a_held_body_turned_hard_included():
+    """No point of a body moves faster than the cap: |ω|·reach <= max_speed after each step, even when
+    the hand winds a held body round and round; a spin set from outside is cut after the step and in
+    the solver's velocity update."""
+    reach = math.hypot(BOX[0] / 2 - 0.5, BOX[1] / 2 - 0.5) + 0.5   # the box's corner, rounded
+    for settings in (Settings(), Settings(cap_in_solver=True)):
+        w = World(settings, hand_settings())
+        b = add_box(w, "b", 0.0, 0.0)
+        b.angular_velocity = -1e6
+        w.step()
+        assert abs(b.angular_velocity) * reach == pytest.approx(settings.max_speed, rel=1e-3)
+        assert b.angular_velocity < 0
+    settings = Settings()
+    w = World(settings, hand_settings())
+    b = add_box(w, "b", 0.0, 0.0)
+    w.hand.grab("b", (0.0, 0.0))
+    top = 0.0
+    for k in range(240):
+        w.hand.move_to((0.0, 0.0), 40.0 * (k + 1))   # a stick turned 40 rad further every step
+        w.step()
+        top = max(top, abs(b.angular_velocity))
+        assert math.isfinite(b.angle)
+    assert top * reach == pytest.approx(settings.max_speed, rel=1e-3)
+    assert max(s for _k, _x, _y, s in w.awake) <= settings.max_speed * (1 + 1e-9)
+
+
 def test_no_tunnelling_through_a_thick_floor_from_800_mm():
     w = floor_world()
     b = add_box(w, "b", 0.0, 800.0, 0.2)

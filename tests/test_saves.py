@@ -46,3 +46,42 @@ def test_finished_game_is_kept_for_replay_and_unfinished_one_is_set_aside():
         assert again.is_over() and again.outcome() == resumed.outcome()
     finally:
         app.close()
+
+
+def test_a_fifo_autosave_never_blocks_the_launcher_or_a_new_game():
+    import os
+    path = autosave_path()
+    from test_cli import unblock_later
+    os.mkfifo(path)   # no writer: a plain read would wait for ever
+    guard = unblock_later(path)
+    app = App(headless=True)
+    try:
+        launcher = app.push(LauncherScene(app))
+        assert launcher.resume_match is None and "not a regular file" in launcher.resume_error
+        app.step([], App.STEP)
+        m = Match(SOLITAIRE.make_rules(), None, 5)
+        app.start_match(SOLITAIRE, m)        # the odd file is set aside, the new match saved
+        assert record.load(autosave_path()).seed == 5
+    finally:
+        guard.cancel()
+        app.close()
+
+
+def test_stale_temporary_files_are_removed_when_the_data_folder_is_opened():
+    import os
+    import time
+    from sim.core import storage
+    home = data_dir()
+    (home / "games").mkdir(exist_ok=True)
+    old = [home / ".autosave.json.k2j4x.tmp", home / "games" / ".tumbleweed-1.json.abc.tmp"]
+    young = home / ".settings.json.zz9.tmp"          # a write in progress right now
+    keep = home / "notes.tmp"                          # not one of ours
+    for f in old + [young, keep]:
+        f.write_text("{")
+    past = time.time() - 3600
+    for f in old + [keep]:
+        os.utime(f, (past, past))
+    storage._tidied.discard(home)                      # as in a new process
+    assert data_dir() == home
+    assert not any(f.exists() for f in old)
+    assert young.exists() and keep.exists()

@@ -13,7 +13,7 @@ import pytest
 
 from games.tokami import driver, model
 from games.tokami.rules import TokamiRules
-from games.tokami.world import FAST_PULL, PILE, TokamiWorld
+from games.tokami.world import FAST_PULL, PILE, SETTINGS, TokamiWorld
 from sim.core.match import Match
 from sim.core.rules import PHYSICS
 
@@ -73,3 +73,29 @@ def test_the_pull_speed_is_part_of_the_hand_track_and_replays():
     assert outcomes[PILE.slow_pull] != outcomes[FAST_PULL]
     with pytest.raises(ValueError):
         driver.run_plan(st, [["grab"], ["pull", -1.0], ["lift"]])
+
+
+def test_a_stick_wound_round_in_hand_never_spins_past_the_cap():
+    """The hand turning a held stick ever further (a held key, a wild wheel) while lifting it spins it
+    no faster than the world's cap: |ω| times the stick's reach stays within max_speed (mm/s)."""
+    m = Match(TokamiRules(), {"players": 2, "seats": ["human", "human"], "setup": "free"}, 3)
+    m.submit(PHYSICS, driver.settle_action(m.state))
+    st = m.state
+    fastest = 0.0
+    for sid in sorted(st.poses)[::4]:
+        if sid == st.taboo:
+            continue
+        att = driver.Attempt(st, stick=sid)
+        att.grab()
+        body = att.world.body(sid)
+        reach = math.hypot(*model.half_extents(st.poses[sid][0]))   # centre to corner, mm
+        x, y = att.world.world.hand.target
+        for k in range(120):
+            att.move((x, y + 0.5 * k), 5.0 * (k + 1))   # 5 rad further every 1/240 s step
+            att.step()
+            if sid not in att.world or att.stopped:
+                break
+            fastest = max(fastest, abs(body.angular_velocity) * reach)
+    cap = SETTINGS.max_speed
+    assert fastest <= cap * 1.05
+    assert fastest > 0.5 * cap   # they did spin hard: the cap is what held them

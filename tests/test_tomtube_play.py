@@ -84,6 +84,11 @@ def test_save_load_replay_and_tampering(tomtube_registered, tmp_path):
     save(m, path)
     back = load(path, expect_game="tomtube")
     assert snapshot(back.state) == snapshot(m.state) and back.outcome() == m.outcome()
+    # states (and their boards) compare by value: the reloaded game equals the live one, at every step
+    assert back.state == m.state and back.state.board == m.state.board and back.state is not m.state
+    assert hash(back.state.board) == hash(m.state.board) and len({back.state.board, m.state.board}) == 1
+    assert all(a == b for a, b in zip(back.states, m.states)) and len(back.states) == len(m.states)
+    assert m.states[0] != m.state and m.states[0].board != m.state.board
     rec = to_record(m)
     # a chance outcome the seed does not give
     bad = json.loads(json.dumps(rec))

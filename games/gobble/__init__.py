@@ -60,6 +60,11 @@ def _lan_events(events, seat):
     return filter_events(events, seat)
 
 
+def _lan_check(msg):
+    from .lan import check_state
+    check_state(msg)
+
+
 def _agent(name):
     def make(seed=0):
         from . import ai
@@ -106,4 +111,5 @@ RACE = GameSpec(
     make_lan_scene=_lan_scene,
     lan_choose=_lan_choose,
     lan_events=_lan_events,
+    lan_check=_lan_check,
 )

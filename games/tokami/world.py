@@ -37,7 +37,8 @@ from . import model
 from .model import Pose
 
 #: Solver settings of research §7: 1/240 s steps, 20 iterations, damping 0.9, sleep after 0.5 s below
-#: 5 mm/s, velocity cap 1500 mm/s; settled = all asleep or < 2 mm/s for 0.5 s, give up after 10 s.
+#: 5 mm/s, velocity cap 1500 mm/s (on the spin too: |ω| times a stick's reach); settled = all asleep or
+#: < 2 mm/s for 0.5 s, give up after 10 s.
 SETTINGS = Settings(gravity=(0.0, -model.GRAVITY), dt=1.0 / 240.0, iterations=20, damping=0.9,
                     sleep_time=0.5, idle_speed=5.0, collision_slop=0.1, max_speed=1500.0,
                     settle_speed=2.0, settle_hold=0.5, settle_timeout=10.0)

@@ -31,6 +31,10 @@ class Board:
     ``inc[node]``: the segment ends at a node; ``complete``: complete sphere nodes (ports, complete
     interior knots, energy spheres, modules); ``inner``: short diagonals (shared edges) of placed
     rhombs. Treat every attribute as read-only.
+
+    Boards compare by value: equal when every attribute but ``cache`` is equal (a board rebuilt from a
+    record equals the one played live); the hash is that of the placed tiles and abandoned triangles,
+    from which the rest follows.
     """
 
     __slots__ = ("covered", "rhombs", "pieces", "abandoned", "segs", "inc", "complete", "inner", "cache")
@@ -48,6 +52,21 @@ class Board:
         self.inner = inner
         #: derived data memoised by other modules (the board never changes, so it stays valid)
         self.cache: dict[Any, Any] = {}
+
+    _VALUE = ("covered", "rhombs", "pieces", "abandoned", "segs", "inc", "complete", "inner")
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Board):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self._VALUE)
+
+    def __hash__(self) -> int:
+        return hash((self.rhombs, self.pieces, self.abandoned))
+
+    def __repr__(self) -> str:
+        return f"Board(rhombs={self.rhombs!r}, pieces={self.pieces!r}, abandoned={set(self.abandoned)!r})"
 
     @classmethod
     def empty(cls) -> "Board":

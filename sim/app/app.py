@@ -6,7 +6,10 @@ One frame = events -> fixed-step updates -> draw -> present:
   (:meth:`App.window_to_logical`): ``event.pos`` / ``event.rel`` of mouse events are replaced before any
   scene sees them; presses, releases and motion in the letterbox are dropped (except a release that ends
   a press the scenes saw, which is clamped to the picture's edge so no drag is left hanging);
-  MOUSEBUTTONDOWN/UP with ``button >= 4`` (the wheel's duplicate of MOUSEWHEEL) are dropped. Events go to
+  MOUSEBUTTONDOWN/UP with ``button >= 4`` (the wheel's duplicate of MOUSEWHEEL) are dropped. MOUSEWHEEL
+  is turned into whole steps here (:meth:`App.map_wheel`): trackpad fractions accumulate, ``flipped`` is
+  applied, non-finite deltas are dropped and one event carries at most ``MAX_WHEEL_STEPS``, so a scene
+  sees ``y == precise_y`` = a small nonzero whole number and ``flipped`` False. Events go to
   the top scene only (scenes below a dialog never see them). F11 (fullscreen) and F12 (screenshot) are
   handled by the app before scenes; Esc (back), F1 (rules) and M (mute) after the top scene declined them.
 * **Update.** ``update(STEP)`` of every visible scene (the top non-overlay scene and the overlays above
@@ -21,6 +24,7 @@ Tests drive the real loop with ``App(headless=True)`` and :meth:`App.step` (give
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import sys
 import time as _walltime
@@ -36,6 +40,7 @@ from sim.core.storage import autosave_path, data_dir, load_json_or, write_json_a
 from . import theme as _theme
 from .audio import Audio
 from .scene import Scene
+from .widgets import clean_text
 
 #: Settings with their defaults (stored in ``data_dir()/settings.json``).
 DEFAULT_SETTINGS: dict[str, Any] = {
@@ -57,7 +62,9 @@ def settings_path() -> Path:
 
 def load_settings() -> dict[str, Any]:
     """Settings from disk merged over :data:`DEFAULT_SETTINGS`; unknown keys and values of the wrong
-    type are ignored, a missing or unreadable file gives the defaults. Never raises for bad content."""
+    type are ignored, a missing or unreadable file gives the defaults; text loses what the renderer
+    refuses (NUL, control characters, lone surrogates: :func:`clean_text`). Never raises for bad
+    content."""
     raw = load_json_or(settings_path(), {})
     out = dict(DEFAULT_SETTINGS)
     if isinstance(raw, dict):
@@ -70,7 +77,7 @@ def load_settings() -> dict[str, Any]:
                 if isinstance(val, str) and val in _theme.PALETTES:
                     out[key] = val
             elif isinstance(val, str) and len(val) <= 32:
-                out[key] = val
+                out[key] = clean_text(val)
     return out
 
 
@@ -103,6 +110,9 @@ class App:
     STEP = 1.0 / 60.0
     #: Longest frame time in s fed to the accumulator (a slower frame is clamped).
     MAX_FRAME = 0.25
+    #: Most whole wheel steps (notches) one MOUSEWHEEL event may carry; a larger delta (a trackpad
+    #: flick, a bogus value of thousands) is cut to this, the excess is not carried over.
+    MAX_WHEEL_STEPS = 5
     CAPTION = "Playtable"
 
     def __init__(self, headless: bool = False, window_size: tuple[int, int] | None = None):
@@ -121,6 +131,7 @@ class App:
         self._acc = 0.0
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._pressed: set[int] = set()  # mouse buttons whose press reached the scenes
+        self._wheel_acc = [0.0, 0.0]  # wheel (x, y) fractions not yet given to the scenes as steps
         self._pending_shot: Any = None  # a Path, _DEFAULT_SHOT or None
         self._toast: tuple[str, float] | None = None
         self.last_screenshot: Path | None = None
@@ -219,6 +230,8 @@ class App:
         et = event.type
         if et in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and getattr(event, "button", 1) >= 4:
             return None
+        if et == pygame.MOUSEWHEEL:
+            return self.map_wheel(event)
         if et not in _MOUSE_POS_EVENTS:
             return event
         d = dict(event.dict)
@@ -242,6 +255,36 @@ class App:
             rx, ry = d["rel"]
             d["rel"] = (round(rx * lw / vp.w), round(ry * lh / vp.h))
         return pygame.event.Event(et, d)
+
+    def map_wheel(self, event: Any) -> Any | None:
+        """A MOUSEWHEEL event as whole steps: ``precise_y`` (else ``y``; likewise x) is added to what
+        earlier events left over, with ``flipped`` applied and the sum clamped to
+        ``MAX_WHEEL_STEPS``; the whole part is delivered as ``y == precise_y`` (``x == precise_x``),
+        ``flipped=False``. None (dropped) when no whole step results; NaN, infinite or non-numeric
+        deltas count as 0."""
+        d = dict(event.dict)
+        sign = -1.0 if d.get("flipped") else 1.0
+        lim = float(self.MAX_WHEEL_STEPS)
+        steps = []
+        for k, axis in enumerate(("x", "y")):
+            v = d.get("precise_" + axis)
+            if not isinstance(v, (int, float)):
+                v = d.get(axis, 0)
+            try:
+                v = float(v)
+            except (TypeError, ValueError, OverflowError):
+                v = 0.0
+            if not math.isfinite(v):
+                v = 0.0
+            acc = min(max(self._wheel_acc[k] + sign * v, -lim), lim)
+            whole = int(acc)  # toward zero
+            self._wheel_acc[k] = acc - whole
+            steps.append(whole)
+        if steps == [0, 0]:
+            return None
+        d.update(x=steps[0], y=steps[1], precise_x=float(steps[0]), precise_y=float(steps[1]),
+                 flipped=False)
+        return pygame.event.Event(pygame.MOUSEWHEEL, d)
 
     # ----------------------------------------------------------------- scenes
     @property

@@ -61,6 +61,13 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
 
 
+def _port(text: str) -> int:
+    v = _int(text)
+    if not 0 <= v <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text!r}")
+    return v
+
+
 def game_flags_help() -> str:
     """Each game's own flags for ``play`` / ``selfplay`` (``GameSpec.add_flags``), as help text."""
     from sim.core.registry import game_names, get_spec
@@ -136,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog=flags, formatter_class=argparse.RawDescriptionHelpFormatter)
     hp.add_argument("game", help="a game that can be hosted: " + ", ".join(lan_games()))
     hp.add_argument("--bind", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    hp.add_argument("--port", type=_int, default=8765, help="port (default 8765)")
+    hp.add_argument("--port", type=_port, default=8765, help="port, 0 to 65535 (default 8765; 0: any free)")
     hp.add_argument("--players", type=_positive, help="number of seats (default: the game's fewest; "
                     "gobble: 2 to 6)")
     hp.add_argument("--bots", default="", help="bot seats, e.g. bot:hard,bot:easy (the rest wait for LAN players)")
@@ -487,6 +494,7 @@ def _game_flags(args: argparse.Namespace, extra: list[str]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     from sim.core.registry import UnknownGame
+    from sim.core.storage import DataDirError
 
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -526,7 +534,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         print(f"playtable: error: {e}", file=sys.stderr)
         return EXIT_USAGE
-    except UnknownGame as e:
+    except (UnknownGame, DataDirError) as e:
         print(f"playtable: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

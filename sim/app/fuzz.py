@@ -6,6 +6,12 @@ key presses from :data:`DEFAULT_KEYS` (rotate q/e, hint h, Ctrl+Z / Ctrl+Y, spac
 digits) into the scene on top of the stack, with frame times between 0 and 0.3 s, and calls ``check()``
 after every frame. Everything is deterministic from ``seed``; exceptions propagate.
 
+``hostile=True`` mixes in what a careless system or player sends (a tenth of the events): wheel deltas
+of both signs from fractions to millions (and NaN), text input with NUL, lone surrogates, control
+characters, emoji and right-to-left text, floods of one key held down (key repeat without KEYUP), focus
+lost and regained, the pointer leaving and entering, mouse events in the letterbox and off the window,
+and window resizes from 1x1 px to 7680x4320 px (the window is given its size back at the end).
+
 Keeping the scene under test on top: Esc and the F-keys are not sent by default (they leave the scene,
 open rules or toggle the window). If the scene itself pushes something (a dialog, the rules), that is
 fuzzed for the frame it appeared in and then popped; if the scene leaves the stack by its own doing
@@ -30,6 +36,13 @@ DEFAULT_KEYS: tuple[tuple[int, int], ...] = (
 
 _FRAME_TIMES = (1 / 60, 1 / 60, 1 / 60, 1 / 30, 0.0, 0.1, 0.3)
 
+#: Hostile wheel deltas (precise_y), text and window sizes (px).
+HOSTILE_WHEEL = (1e6, -1e6, 3000.7, -3000.7, 0.01, -0.01, 1e308, -1e308, float("nan"), float("inf"))
+HOSTILE_TEXT = ("\x00", "a\x00b", "\ud800", "x\udfff", "\x1b[2J", "\n\t\r", "😀", "👩‍👩‍👧", "שלום",
+                "مرحبا", "\u202eabc", "\u200f", "e\u0301", "\ufeff", "A" * 200)
+HOSTILE_SIZES = ((1, 1), (2, 1), (1, 600), (320, 200), (1280, 800), (7680, 4320), (3000, 500),
+                 (1000, 1000))
+
 
 def _key_unicode(key: int, mod: int) -> str:
     if mod & pygame.KMOD_CTRL:
@@ -40,8 +53,10 @@ def _key_unicode(key: int, mod: int) -> str:
 
 class _Gen:
     def __init__(self, app: Any, rng: random.Random, keys: Sequence[tuple[int, int]],
-                 hotspots: Callable[[], Sequence[tuple[int, int]]] | None):
+                 hotspots: Callable[[], Sequence[tuple[int, int]]] | None, hostile: bool = False):
         self.app = app
+        self.hostile = hostile
+        self.resizes = 0
         self.rng = rng
         self.keys = list(keys)
         self.hotspots = hotspots
@@ -70,6 +85,42 @@ class _Gen:
 
     def _win(self, p: tuple[int, int]) -> tuple[int, int]:
         return self.app.logical_to_window(p)
+
+    def hostile_events(self) -> list[Any]:
+        """One burst of hostile input (see the module docstring); may resize the window now."""
+        rng, E = self.rng, pygame.event.Event
+        r = rng.random()
+        if r < 0.2:
+            py = rng.choice(HOSTILE_WHEEL)
+            return [E(pygame.MOUSEWHEEL, x=0, y=int(py) if abs(py) < 1e9 else 0, precise_x=0.0, precise_y=py,
+                      flipped=rng.random() < 0.2, touch=False, which=0)]
+        if r < 0.4:
+            return [E(pygame.TEXTINPUT, text=rng.choice(HOSTILE_TEXT))]
+        if r < 0.5:
+            key, mod = rng.choice(self.keys)
+            return [E(pygame.KEYDOWN, key=key, mod=mod, unicode=_key_unicode(key, mod), scancode=0)
+                    for _ in range(rng.randint(10, 60))]
+        if r < 0.6:
+            kinds = [getattr(pygame, n) for n in ("WINDOWFOCUSLOST", "WINDOWFOCUSGAINED", "WINDOWLEAVE",
+                                                  "WINDOWENTER", "WINDOWMINIMIZED", "WINDOWRESTORED",
+                                                  "ACTIVEEVENT") if hasattr(pygame, n)]
+            return [E(rng.choice(kinds), gain=rng.randint(0, 1), state=rng.randint(1, 6))]
+        if r < 0.97:   # the letterbox and beyond the window's edge
+            ww, wh = self.app.window_size()
+            vp = self.app.viewport()
+            x = rng.choice((-5000, -1, 0, vp.x - 1, vp.right, ww - 1, ww, 10 ** 6, rng.randrange(max(1, ww))))
+            y = rng.choice((-5000, -1, 0, vp.y - 1, vp.bottom, wh - 1, wh, 10 ** 6, rng.randrange(max(1, wh))))
+            b = rng.choice((1, 2, 3))
+            kind = rng.choice((pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP))
+            if kind == pygame.MOUSEMOTION:
+                return [E(kind, pos=(x, y), rel=(rng.randint(-10 ** 5, 10 ** 5), 0), buttons=(1, 0, 0),
+                          touch=False)]
+            return [E(kind, pos=(x, y), button=b, touch=False)]
+        size = rng.choice(HOSTILE_SIZES)
+        self.app.set_window_size(size)
+        self.resizes += 1
+        return [E(getattr(pygame, "WINDOWRESIZED", pygame.VIDEORESIZE), x=size[0], y=size[1], w=size[0],
+                  h=size[1], size=size)]
 
     def event(self) -> Any:
         rng = self.rng
@@ -112,7 +163,7 @@ class _Gen:
 def fuzz_scene(app: Any, n_events: int, seed: int, check: Callable[[], Any] | None = None,
                events_per_frame: int = 4, keys: Sequence[tuple[int, int]] | None = None,
                hotspots: Callable[[], Sequence[tuple[int, int]]] | None = None,
-               scene: Any = None, follow: bool = False) -> dict[str, int]:
+               scene: Any = None, follow: bool = False, hostile: bool = False) -> dict[str, int]:
     """Fuzz ``scene`` (default: the app's top scene) with ``n_events`` random events.
 
     Events are sent in frames of 0..``events_per_frame`` events through ``app.step`` with a random
@@ -127,6 +178,9 @@ def fuzz_scene(app: Any, n_events: int, seed: int, check: Callable[[], Any] | No
     ``follow``: when the scene leaves and a scene of the same class takes its place at the same depth
     (e.g. "New game"), fuzz that one from then on instead of pushing the old one back ("followed"
     in the stats), so a long run keeps playing live games rather than a finished one.
+
+    ``hostile``: a tenth of the events are hostile (module docstring); "resizes" in the stats counts the
+    window resizes, and the window gets its size back at the end.
     """
     target = scene if scene is not None else app.top
     if target is None:
@@ -135,12 +189,29 @@ def fuzz_scene(app: Any, n_events: int, seed: int, check: Callable[[], Any] | No
         app.push(target)
     depth = len(app.stack) - 1  # scenes below the target
     rng = random.Random(seed)
-    gen = _Gen(app, rng, keys if keys is not None else DEFAULT_KEYS, hotspots)
-    stats = {"frames": 0, "events": 0, "popped": 0, "repushed": 0, "followed": 0}
+    gen = _Gen(app, rng, keys if keys is not None else DEFAULT_KEYS, hotspots, hostile)
+    stats = {"frames": 0, "events": 0, "popped": 0, "repushed": 0, "followed": 0, "resizes": 0}
+    size = app.window_size()
+    try:
+        _fuzz_frames(app, n_events, rng, gen, check, events_per_frame, target, depth, follow, stats)
+    finally:
+        stats["resizes"] = gen.resizes
+        if gen.resizes:
+            app.set_window_size(size)
+    return stats
+
+
+def _fuzz_frames(app: Any, n_events: int, rng: random.Random, gen: _Gen, check: Any, events_per_frame: int,
+                 target: Any, depth: int, follow: bool, stats: dict[str, int]) -> None:
     sent = 0
     while sent < n_events:
         k = min(n_events - sent, rng.randint(0, max(0, events_per_frame)))
-        events = [gen.event() for _ in range(k)]
+        events = []
+        for _ in range(k):
+            if gen.hostile and rng.random() < 0.1:
+                events.extend(gen.hostile_events())
+            else:
+                events.append(gen.event())
         sent += k
         app.running = True  # a Quit button pressed by chance must not end the run
         app.step(events, rng.choice(_FRAME_TIMES))
@@ -161,4 +232,3 @@ def fuzz_scene(app: Any, n_events: int, seed: int, check: Callable[[], Any] | No
                 app.pop()
             app.push(target)
             stats["repushed"] += 1
-    return stats

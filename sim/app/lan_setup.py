@@ -21,7 +21,7 @@ from typing import Any
 import pygame
 
 from .scene import Scene
-from .widgets import Button, mix
+from .widgets import Button, clean_text, mix
 
 DEFAULT_PORT = 8765
 
@@ -39,11 +39,12 @@ def kind_label(kind: str) -> str:
 
 
 class TextField:
-    """A one-line text box: click to focus, type, Backspace; ``limit`` characters at most."""
+    """A one-line text box: click to focus, type, Backspace; ``limit`` characters at most; what the
+    renderer refuses (NUL, control characters, lone surrogates) never enters it (:func:`clean_text`)."""
 
     def __init__(self, rect: Any, text: str = "", limit: int = 64, label: str = ""):
         self.rect = pygame.Rect(rect)
-        self.text = text
+        self.text = clean_text(text, limit)
         self.limit = limit
         self.label = label
         self.focused = False
@@ -56,7 +57,7 @@ class TextField:
         if not self.focused:
             return False
         if et == pygame.TEXTINPUT:
-            self.text = (self.text + event.text)[: self.limit]
+            self.text = (self.text + clean_text(getattr(event, "text", "")))[: self.limit]
             return True
         if et == pygame.KEYDOWN:
             if event.key == pygame.K_BACKSPACE:
@@ -131,12 +132,12 @@ class _Dialog(Scene):
         for b in self.buttons():
             b.draw(surface, self.app)
         if self.error:
-            img = self.app.font(17, True).render(self.error, True, th.bad)
+            img = self.app.font(17, True).render(clean_text(self.error, 160), True, th.bad)
             surface.blit(img, img.get_rect(midbottom=(640, 676)))
 
 
 def _default_name(app: Any, fallback: str) -> str:
-    return str(app.settings.get("lan_name") or fallback)[:32]
+    return clean_text(app.settings.get("lan_name") or "", 32).strip() or fallback
 
 
 class HostSetupScene(_Dialog):

@@ -376,7 +376,7 @@ class LauncherScene(Scene):
             surface.blit(app.font(20, True).render("Saved match unreadable", True, th.bad), (x, y))
             y += 28
             font = app.font(15)
-            lines = wrap_text(self.resume_error, font, p.w - 48)
+            lines = wrap_text(self.resume_error, font, p.w - 48, max_lines=6)
             for line in lines[:6]:
                 surface.blit(font.render(line, True, th.text_dim), (x, y))
                 y += font.get_linesize()

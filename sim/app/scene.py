@@ -5,8 +5,8 @@ Contract between the app (``sim.app.app.App``) and every scene:
 * ``handle_event(event) -> bool``: called for each pygame event, top scene first; return True if the
   event was consumed. Mouse events arrive with ``event.pos`` already mapped to *logical* coordinates
   (``App.LOGICAL_SIZE`` = 1280x800 px), events in the letterbox are dropped, and MOUSEBUTTONDOWN/UP with
-  ``button >= 4`` (the wheel's duplicate buttons) never reach scenes: use MOUSEWHEEL (see
-  :class:`WheelSteps`). Never read ``pygame.mouse.get_pos()``: use ``event.pos``.
+  ``button >= 4`` (the wheel's duplicate buttons) never reach scenes: use MOUSEWHEEL, which arrives as
+  whole, clamped steps (``App.map_wheel``; read it with :class:`WheelSteps`). Never read ``pygame.mouse.get_pos()``: use ``event.pos``.
 * ``update(dt)``: called with the fixed step ``App.STEP`` (1/60 s) zero or more times a frame.
 * ``draw(surface)``: draw onto the logical surface; must not change any game state.
 * ``overlay = True`` scenes (dialogs) are drawn over the scene below them, which is drawn first.
@@ -49,7 +49,9 @@ class Scene:
 
 class WheelSteps:
     """Turns MOUSEWHEEL events into whole steps: one notch = one step; fractional trackpad
-    ``precise_y`` values are accumulated (specs/DESIGN.md "Library pitfalls")."""
+    ``precise_y`` values are accumulated (specs/DESIGN.md "Library pitfalls"). Events from the app are
+    already whole and clamped (``App.map_wheel``); fractions are still summed here for
+    events given to a scene directly."""
 
     def __init__(self) -> None:
         self.acc = 0.0

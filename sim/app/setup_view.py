@@ -380,7 +380,7 @@ class NameScene(Scene):
     def __init__(self, app: Any, prompt: str, text: str, done: Callable[[str], None]):
         super().__init__(app)
         self.prompt = prompt
-        self.text = text
+        self.text = "".join(c for c in str(text) if c.isprintable())[:self.MAX]
         self.done = done
 
     def handle_event(self, event: Any) -> bool:

@@ -12,7 +12,7 @@ import math
 
 import pygame
 
-from .widgets import Button, mix
+from .widgets import Button, clean_text, mix
 
 RGB = tuple[int, int, int]
 
@@ -32,19 +32,21 @@ class Kit:
         return self.app.theme
 
     def text(self, text: str, size: int, colour: RGB, bold: bool = False) -> pygame.Surface:
-        """``text`` rendered at ``size`` px (cached)."""
+        """``text`` rendered at ``size`` px (cached); characters the renderer refuses (NUL, lone
+        surrogates: :func:`~sim.app.widgets.clean_text`) are left out."""
         key = (text, size, tuple(colour), bold)
         img = self._texts.get(key)
         if img is None:
             if len(self._texts) > TEXT_CACHE:
                 self._texts.clear()
-            img = self._texts[key] = self.app.font(size, bold).render(text, True, colour)
+            img = self._texts[key] = self.app.font(size, bold).render(clean_text(text), True, colour)
         return img
 
     def fit(self, text: str, size: int, colour: RGB, width: int, bold: bool = False,
             min_size: int = 11) -> pygame.Surface:
         """``text`` at the largest size from ``size`` down to ``min_size`` that is at most ``width`` px
         wide; at ``min_size`` still too wide, cut with "…"."""
+        text = clean_text(text)
         img = self.text(text, size, colour, bold)
         while img.get_width() > width and size > min_size:
             size -= 1

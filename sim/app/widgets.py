@@ -1,4 +1,6 @@
-"""Small UI pieces shared by every scene: buttons, wrapped text, backdrops, colour symbols, focus.
+"""Small UI pieces shared by every scene: buttons, wrapped text, backdrops, colour symbols, focus, and
+:func:`clean_text`, the one filter for text that comes from outside (typed, read from a file, sent by
+a peer) before it is kept or drawn.
 
 Everything works in logical px and takes positions from ``event.pos`` (already mapped by the app);
 nothing here reads ``pygame.mouse.get_pos()``. Drawing takes the app for its theme and fonts.
@@ -6,11 +8,22 @@ nothing here reads ``pygame.mouse.get_pos()``. Drawing takes the app for its the
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import Any, Callable, Sequence
 
 import pygame
 
 RGB = tuple[int, int, int]
+
+
+def clean_text(text: Any, limit: int | None = None) -> str:
+    """``text`` (made a str) without control characters (NUL, newlines, escapes: Unicode category Cc)
+    and lone surrogates (Cs), which the font renderer refuses; cut to ``limit`` characters. Emoji,
+    right-to-left and other printable text is kept as is."""
+    s = text if isinstance(text, str) else str(text)
+    if not s.isprintable():
+        s = "".join(c for c in s if unicodedata.category(c) not in ("Cc", "Cs"))
+    return s if limit is None else s[:limit]
 
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
@@ -106,17 +119,42 @@ class Button:
         surface.blit(img, img.get_rect(center=r.center))
 
 
-def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
+def _longest_fit(word: str, font: pygame.font.Font, width: int) -> int:
+    """The length (>= 1) of the longest prefix of ``word`` at most ``width`` px wide: a galloping
+    search (1, 2, 4, ... characters, then halving), O(log k) ``font.size`` calls for a k-character
+    answer, each on at most 2k characters."""
+    n = len(word)
+    lo, hi = 1, 2       # lo fits (or is the one character a line must take); hi is the next try
+    while hi <= n and font.size(word[:hi])[0] <= width:
+        lo, hi = hi, hi * 2
+    hi = min(hi, n + 1)  # word[:hi] is too wide (or past the end)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if font.size(word[:mid])[0] <= width:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def wrap_text(text: str, font: pygame.font.Font, width: int, max_lines: int | None = None) -> list[str]:
     """Split ``text`` into lines no wider than ``width`` px in ``font``; explicit newlines are kept;
-    a single word wider than the line is broken between characters."""
+    a single word wider than the line is broken between characters. With ``max_lines``, only the
+    first that many lines are made. ``font.size`` is called O(log) times per line made (plus once per
+    word), so a long unbroken word costs about its length, not its square."""
     lines: list[str] = []
+    limit = float("inf") if max_lines is None else max(0, max_lines)
     for para in text.split("\n"):
+        if len(lines) >= limit:
+            break
         words = para.split()
         if not words:
             lines.append("")
             continue
         cur = ""
         for word in words:
+            if len(lines) >= limit:
+                break
             trial = word if not cur else cur + " " + word
             if font.size(trial)[0] <= width:
                 cur = trial
@@ -124,15 +162,15 @@ def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
             if cur:
                 lines.append(cur)
                 cur = ""
-            while font.size(word)[0] > width and len(word) > 1:
-                cut = len(word) - 1
-                while cut > 1 and font.size(word[:cut])[0] > width:
-                    cut -= 1
+            while len(word) > 1 and len(lines) < limit:
+                cut = _longest_fit(word, font, width)
+                if cut >= len(word):
+                    break
                 lines.append(word[:cut])
                 word = word[cut:]
             cur = word
         lines.append(cur)
-    return lines
+    return lines[:max_lines] if max_lines is not None else lines
 
 
 def dim_backdrop(surface: pygame.Surface, alpha: int = 170) -> None:

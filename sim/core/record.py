@@ -6,13 +6,16 @@ A record is ``{"format": "playtable-match", "format_version": 2, "game": NAME, "
 "cursor": INT}`` and optionally ``"meta": {...}``: facts about the session that are not part of the
 game (e.g. ``"elapsed"``, the seconds a player has spent on a solitaire game). Loading validates the
 schema strictly and replays every action through the rules, so a truncated, tampered or foreign file
-fails with :class:`RecordError` (one line, no traceback) and nothing is half-loaded.
+fails with :class:`RecordError` (one line, no traceback) and nothing is half-loaded. Sizes are bounded
+before any work: a record file of at most ``storage.MAX_JSON_BYTES``, at most :data:`MAX_ACTIONS`
+actions, times finite and in ``0..``:data:`MAX_TIME` s.
 
 Version 1 (before seats moved to the match) kept the seats as texts in ``config["seats"]`` and the
 names typed for human seats in ``meta["names"]``; :func:`migrate` turns it into version 2.
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +28,10 @@ FORMAT = "playtable-match"
 FORMAT_VERSION = 2
 _KEYS = {"format", "format_version", "game", "rules_version", "config", "seats", "seed", "actions", "cursor"}
 _OPTIONAL = {"meta"}
+#: Most actions a record may hold (a long game has a few thousand; more is refused before replaying).
+MAX_ACTIONS = 200_000
+#: Latest time (s) an action of a real-time game may carry (a race lasts minutes).
+MAX_TIME = 1e7
 
 
 class RecordError(ValueError):
@@ -133,6 +140,8 @@ def from_record(rec: Any, expect_game: str | None = None) -> Match:
     actions = rec["actions"]
     if not isinstance(actions, list):
         raise RecordError("record 'actions' is not a list")
+    if len(actions) > MAX_ACTIONS:
+        raise RecordError(f"record has {len(actions)} actions; the limit is {MAX_ACTIONS}")
     for i, row in enumerate(actions):
         if not isinstance(row, list) or len(row) not in (2, 3):
             raise RecordError(f"action {i}: not a [player, action] pair")
@@ -140,9 +149,9 @@ def from_record(rec: Any, expect_game: str | None = None) -> Match:
         t = row[2] if len(row) == 3 else None
         if not isinstance(p, int) or isinstance(p, bool) or not isinstance(a, dict):
             raise RecordError(f"action {i}: malformed")
-        if t is not None and (not isinstance(t, (int, float)) or isinstance(t, bool)):
-            raise RecordError(f"action {i}: malformed time")
         if t is not None:
+            if not isinstance(t, (int, float)) or isinstance(t, bool) or not _time_ok(t):
+                raise RecordError(f"action {i}: malformed time (a number of seconds from 0 to {MAX_TIME:g})")
             t = float(t)
         try:
             match.replay_entry(p, a, t)
@@ -166,6 +175,12 @@ def from_record(rec: Any, expect_game: str | None = None) -> Match:
     if match.cursor == len(match.log):
         match.resolve_chance()
     return match
+
+
+def _time_ok(t: int | float) -> bool:
+    if isinstance(t, int):
+        return 0 <= t <= MAX_TIME        # compared as an int: 10**400 never becomes a float
+    return math.isfinite(t) and 0.0 <= t <= MAX_TIME
 
 
 def save(match: Match, path: Path | str) -> None:

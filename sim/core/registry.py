@@ -102,6 +102,11 @@ class GameSpec:
     #: ``lan_events(events, seat) -> events``: the events ``seat`` may be told (real-time games; e.g. a
     #: gift's tile only to its giver). None: no events are sent, each ``state`` message carries the view.
     lan_events: Callable[[list, int], list] | None = None
+    #: ``lan_check(msg)``: a client's further check of a ``state`` message from the host (e.g. its
+    #: ``events``), after the protocol's own checks and the view read back by ``rules.state_from_json``;
+    #: raises ``ValueError`` (or any error) if this game's screen could not show it, and the client
+    #: drops it. None: no further check.
+    lan_check: Callable[[dict], None] | None = None
     #: Turn-based games whose every action is public to every seat (no hidden draws): the host sends
     #: the applied action log with each view, so a remote screen can show the move list and replay it.
     lan_log: bool = False

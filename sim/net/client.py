@@ -9,27 +9,53 @@ sequence number grows by one per intent. A game's screen reads the client throug
 :class:`sim.net.remote.RemoteMatch` (a real-time game's every event too:
 :meth:`events_between`). Everything is thread-safe. :meth:`wait_for` blocks (tests,
 headless use) until a condition on the client holds.
+
+Nothing the host sends is trusted: every message is checked against the protocol
+(:func:`sim.net.protocol.parse_host`, with the seat count and seat of the welcome), a ``state`` also
+by its game (every game's view must be a state its rules read back, ``rules.state_from_json``;
+a game may check more with ``GameSpec.lan_check``; a match config and its seats must pass
+``sim.core.match.check_setup``),
+and a second ``welcome`` is refused. A bad message is dropped with one line to
+``log`` (at most one a second, with the count dropped meanwhile; :attr:`dropped` counts them all) and
+the client goes on. What it keeps is bounded: :attr:`inbox` (``max_inbox``, oldest dropped),
+:attr:`errors` (at most twice ``MAX_ERRORS``, the newest), :attr:`results` (the newest
+``MAX_RESULTS``), and it takes at most ``protocol.HOST_RATE`` messages a
+second from the host (bursts of ``HOST_BURST``), so a flooding host cannot starve a screen.
 """
 from __future__ import annotations
 
 import asyncio
 import collections
-import json
 import queue
+import sys
 import threading
+import time
 from typing import Any, Callable
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from sim.core.match import check_setup
+
 from . import protocol as P
 
 
+MAX_ERRORS = 100      # error messages a client keeps (the newest)
+MAX_RESULTS = 10000   # answers to intents a client keeps (the newest)
+
+
+def _stderr_log(text: str) -> None:
+    print(f"playtable: {text}", file=sys.stderr, flush=True)
+
+
 class Client:
-    """Join the host at ``host:port`` as ``name`` (with ``token``, rejoin that seat)."""
+    """Join the host at ``host:port`` as ``name`` (with ``token``, rejoin that seat). ``log(text)``
+    gets one line per dropped bad message (default: stderr); ``rate`` / ``burst``: how many host
+    messages a second it takes in."""
 
     def __init__(self, host: str, port: int, name: str, token: str | None = None, version: int = P.VERSION,
-                 max_inbox: int = 10000):
+                 max_inbox: int = 10000, log: Callable[[str], None] | None = None,
+                 rate: float = P.HOST_RATE, burst: int = P.HOST_BURST):
         self.url = f"ws://{host}:{port}"
         self.name, self.token, self.version = name, token, version
         self.seat: int | None = None
@@ -49,6 +75,14 @@ class Client:
         self.started = False
         self.closed = threading.Event()
         self.inbox: queue.Queue = queue.Queue(max_inbox)
+        #: host messages dropped (malformed, out of place, or over the rate)
+        self.dropped = 0
+        self.log = log or _stderr_log
+        self._limiter = P.RateLimiter(rate, burst)
+        self._unlogged = 0
+        self._last_log = -1e9
+        self._spec: Any = None      # the hosted game's spec, once the welcome names it
+        self._rules: Any = None
         self._seq = 0
         self._cond = threading.Condition()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -160,7 +194,9 @@ class Client:
             sender = asyncio.create_task(self._sender(ws))
             try:
                 async for raw in ws:
-                    self._on(json.loads(raw))
+                    msg = self._accept(raw)
+                    if msg is not None:
+                        self._on(msg)
             except ConnectionClosed:
                 pass
             finally:
@@ -177,6 +213,77 @@ class Client:
                 await ws.send(data)
             except ConnectionClosed:
                 return
+
+    # ------------------------------------------------------------ checking
+    def _accept(self, raw: Any) -> dict | None:
+        """``raw`` parsed and checked, or None (dropped, logged)."""
+        if not self._limiter.allow(time.monotonic()):
+            self._drop("the host sends too many messages")
+            return None
+        try:
+            with self._cond:
+                seats = len(self.welcome["names"]) if self.welcome is not None else None
+                seat = self.seat
+            msg = P.parse_host(raw, seats, seat)
+            t = msg["type"]
+            if t == "welcome" and self.welcome is not None:
+                raise P.ProtocolError("bad_message", "a second welcome")
+            if t in ("state", "lobby") and self.welcome is None:
+                raise P.ProtocolError("bad_message", f"{t} before the welcome")
+            if t == "welcome":
+                self._learn_game(msg["game"])
+            if t in ("welcome", "lobby") and msg.get("config"):
+                self._check_config(msg["config"])
+            elif t == "state":
+                self._check_state(msg)
+        except P.ProtocolError as e:
+            self._drop(e.message)
+            return None
+        return msg
+
+    def _learn_game(self, name: str) -> None:
+        from sim.core.registry import UnknownGame, get_spec
+        try:
+            self._spec = get_spec(name)
+            self._rules = self._spec.make_rules()
+        except UnknownGame:
+            self._spec = self._rules = None   # the screen says it cannot show this game
+
+    def _check_config(self, config: dict) -> None:
+        """The match config of a welcome or lobby must be one the game's rules accept."""
+        if self._rules is None:
+            return
+        try:
+            check_setup(self._rules, config)
+        except Exception as e:  # noqa: BLE001 - whatever the rules raise on garbage
+            raise P.ProtocolError("bad_message", f"a config this game refuses ({str(e)[:80]})") from None
+
+    def _check_state(self, msg: dict) -> None:
+        """The game's own check of a ``state`` message; ProtocolError if it fails."""
+        try:
+            if self._rules is not None:
+                self._rules.state_from_json(msg["view"])
+            check = getattr(self._spec, "lan_check", None)
+            if check is not None:
+                check(msg)
+        except P.ProtocolError:
+            raise
+        except Exception as e:  # noqa: BLE001 - whatever the game's reader raises on garbage
+            raise P.ProtocolError("bad_message", f"state: a view this game cannot read "
+                                  f"({e.__class__.__name__}: {str(e)[:80]})") from None
+
+    def _drop(self, why: str) -> None:
+        self.dropped += 1
+        now = time.monotonic()
+        if now - self._last_log < 1.0:
+            self._unlogged += 1
+            return
+        more = f" (and {self._unlogged} more since the last report)" if self._unlogged else ""
+        self._last_log, self._unlogged = now, 0
+        try:
+            self.log(f"ignored a message from the host: {why}{more}")
+        except Exception:  # noqa: BLE001 - a broken log must not stop the client
+            pass
 
     def _table(self, msg: dict) -> None:
         self.names = msg["names"]
@@ -204,10 +311,14 @@ class Client:
                     self._events.append((self._received, msg["events"]))
             elif t in ("accepted", "rejected"):
                 self.results[msg["seq"]] = msg
+                if len(self.results) > MAX_RESULTS:
+                    del self.results[next(iter(self.results))]
             elif t == "over":
                 self.over = msg
             elif t == "error":
                 self.errors.append(msg)
+                if len(self.errors) > 2 * MAX_ERRORS:
+                    del self.errors[:-MAX_ERRORS]
             elif t == "closing":
                 self.closing = msg.get("reason", "")
             try:

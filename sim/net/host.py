@@ -7,8 +7,9 @@ its own thread, so a pygame app can run beside it. All match changes happen on t
 * before the game, the lobby: LAN players take free seats and say when they are ready (a ``ready``
   message; bots always are). The game starts when every seat is taken and every LAN seat is ready. A
   player who leaves (a WebSocket close) frees the seat; a dropped connection keeps its seat, not ready,
-  for ``rejoin_window`` s, then the seat is free again. Every change goes to everyone as a ``lobby``
-  message;
+  for ``rejoin_window`` s, then the seat is free again; a newcomer who finds no free seat takes the one
+  whose player has been away longest (a lobby is never full of dropped players). Every change goes to
+  everyone as a ``lobby`` message;
 * real-time games (``spec.realtime``): the match clock follows real time (``Match.advance`` every
   ``tick`` s and before each intent), and bot seats act through :class:`~sim.ai.realtime.BotTimers`;
 * turn-based games: only the seat to act may act (the rules' ``active_players``); bot seats (and
@@ -133,6 +134,8 @@ class Host:
                  snapshot_interval: float = 1.0, sndbuf: int = 64 * 1024, log: Callable[[str], None] | None = None):
         if not getattr(spec, "lan", False):
             raise ValueError(f"{getattr(spec, 'name', spec)!r} cannot be hosted on the LAN")
+        if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
+            raise ValueError(f"the port must be a number from 0 to 65535, not {port!r}")
         self.spec = spec
         self.rules = spec.make_rules()
         self.realtime = bool(self.rules.info.realtime)
@@ -584,6 +587,16 @@ class Host:
             self.log(f"seat {seat} ({info.name}) rejoined")
         else:
             seat = next((i for i, s in enumerate(self.seats) if s.kind == "lan" and s.token is None), None)
+            if seat is None and self.match is None:
+                # a seat kept for a dropped player must not lock out a lobby that has not started: the
+                # one away longest goes to the newcomer (its old token no longer works)
+                held = [(s.dropped_at, i) for i, s in enumerate(self.seats)
+                        if s.kind == "lan" and s.conn is None and s.dropped_at is not None]
+                if held:
+                    seat = min(held)[1]
+                    self.log(f"seat {seat}: {self.seats[seat].name} dropped and is not back; the seat goes "
+                             f"to {msg['name']}")
+                    self.seats[seat].free()
             if seat is None:
                 self._error(conn, "no_seat", "the table is full")
                 return

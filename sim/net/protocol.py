@@ -51,6 +51,12 @@ Host -> client
 Error codes: ``too_big`` (over :data:`MAX_MESSAGE` bytes), ``bad_json``, ``bad_message`` (not an object,
 unknown type, wrong keys or types), ``bad_version``, ``rate_limited``, ``no_seat`` (table full,
 unknown token, rejoin window over), ``not_joined`` (intent or ready before hello).
+
+A client checks what the host sends just as strictly (:func:`parse_host`): every field above with its
+type and range (seat numbers, equal-length seat lists of at most :data:`MAX_SEATS`, a finite ``time``,
+an object ``view``, ``events`` a list of objects, no NaN or infinity anywhere), fields it does not know
+ignored; text the host sends (``reason``, ``message``) loses control characters. A message that fails
+is dropped (the client logs one line) and the client goes on.
 """
 from __future__ import annotations
 
@@ -67,6 +73,14 @@ MAX_SEQ = 2 ** 53
 #: per-client token bucket: messages per second, and burst size
 RATE = 30.0
 BURST = 60
+
+#: largest host message a client reads (bytes; the transport closes the connection on a larger one)
+MAX_HOST_MESSAGE = 1 << 20
+MAX_SEATS = 64
+#: host -> client rate a client takes in: messages per second, and burst size (beyond it: dropped)
+HOST_RATE = 500.0
+HOST_BURST = 2000
+MAX_TEXT = 500             # longest error message / reason a client keeps (characters)
 
 CLIENT_TYPES = {"hello", "ready", "intent"}
 HOST_TYPES = {"welcome", "lobby", "accepted", "rejected", "state", "over", "error", "closing"}
@@ -173,6 +187,131 @@ def parse_client(raw: Any, nested: bool = False) -> dict[str, Any]:
             or not all(isinstance(k, str) and len(k) <= 16 and _small(v, 2 if nested else 0)
                        for k, v in action.items()):
         raise ProtocolError("bad_message", "action must be a small object of plain values with a 't'")
+    return msg
+
+
+def _seat_list(msg: dict, key: str, kind: type, n: int | None, optional: bool = False) -> list | None:
+    v = msg.get(key)
+    if v is None and optional:
+        return None
+    if not isinstance(v, list) or not 0 < len(v) <= MAX_SEATS or (n is not None and len(v) != n):
+        raise ProtocolError("bad_message", f"{key} must be a list with one entry per seat")
+    for x in v:
+        if kind is bool and not isinstance(x, bool):
+            raise ProtocolError("bad_message", f"{key} must hold true or false per seat")
+        if kind is str and x is not None and (not isinstance(x, str) or not 1 <= len(x) <= 2 * MAX_NAME
+                                              or not x.isprintable()):
+            raise ProtocolError("bad_message", f"{key} must hold a printable name or null per seat")
+    return v
+
+
+def _seat_no(v: Any, n: int | None, what: str) -> int:
+    if not _is_int(v) or not 0 <= v < (n if n is not None else MAX_SEATS):
+        raise ProtocolError("bad_message", f"{what} must be a seat number")
+    return v
+
+
+def _text(msg: dict, key: str) -> None:
+    """``msg[key]`` made a printable str of at most MAX_TEXT characters (missing: "")."""
+    v = msg.get(key, "")
+    if not isinstance(v, str):
+        raise ProtocolError("bad_message", f"{key} must be text")
+    if not v.isprintable():
+        v = "".join(c if c.isprintable() else " " for c in v)
+    msg[key] = v[:MAX_TEXT]
+
+
+def parse_host(raw: Any, seats: int | None = None, seat: int | None = None) -> dict[str, Any]:
+    """Validate one raw host message (str or bytes) as a client receives it and return it; raises
+    :class:`ProtocolError` (code ``bad_json``, ``too_big`` or ``bad_message``) with a one-line reason.
+
+    ``seats``: the number of seats the welcome announced (then every seat list must have that length
+    and seat numbers must be below it); ``seat``: this client's own seat (a ``state`` must be for it).
+    Fields not listed in the module docstring are kept unchecked (a newer host may add some)."""
+    if isinstance(raw, (bytes, bytearray)):
+        if len(raw) > MAX_HOST_MESSAGE:
+            raise ProtocolError("too_big", f"message is {len(raw)} bytes; the limit is {MAX_HOST_MESSAGE}")
+        try:
+            raw = bytes(raw).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_json", "message is not UTF-8 text") from None
+    if not isinstance(raw, str):
+        raise ProtocolError("bad_message", "message must be text")
+    if len(raw) > MAX_HOST_MESSAGE:
+        raise ProtocolError("too_big", f"message is over the limit of {MAX_HOST_MESSAGE} bytes")
+    try:
+        msg = json.loads(raw, parse_constant=_reject_const)
+    except (ValueError, RecursionError) as e:
+        raise ProtocolError("bad_json", f"malformed JSON: {str(e)[:80]}") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError("bad_message", "a message must be a JSON object")
+    t = msg.get("type")
+    if t not in HOST_TYPES:
+        raise ProtocolError("bad_message", f"unknown message type {str(t)[:32]!r}")
+    if t in ("welcome", "lobby"):
+        names = _seat_list(msg, "names", str, seats)
+        n = len(names)
+        _seat_list(msg, "ready", bool, n)
+        _seat_list(msg, "away", bool, n)
+        if not isinstance(msg.get("started"), bool):
+            raise ProtocolError("bad_message", f"{t}: started must be true or false")
+        if msg.get("config") is not None and not isinstance(msg["config"], dict):
+            raise ProtocolError("bad_message", f"{t}: config must be an object or null")
+        if t == "welcome":
+            if msg.get("version") != VERSION or not _is_int(msg.get("version")):
+                raise ProtocolError("bad_message", f"welcome: protocol version {str(msg.get('version'))[:16]!r}"
+                                    f" is not {VERSION}")
+            if not isinstance(msg.get("game"), str) or not 1 <= len(msg["game"]) <= 64:
+                raise ProtocolError("bad_message", "welcome: game must be a game's name")
+            _seat_no(msg.get("seat"), n, "welcome: seat")
+            tok = msg.get("token")
+            if not isinstance(tok, str) or not 1 <= len(tok) <= MAX_TOKEN:
+                raise ProtocolError("bad_message", "welcome: token must be a string")
+            if not _is_int(msg.get("last_seq")) or not 0 <= msg["last_seq"] <= MAX_SEQ:
+                raise ProtocolError("bad_message", "welcome: last_seq must be a whole number >= 0")
+    elif t in ("accepted", "rejected"):
+        if not _is_int(msg.get("seq")) or not 0 < msg["seq"] <= MAX_SEQ:
+            raise ProtocolError("bad_message", f"{t}: seq must be a positive integer")
+        if t == "rejected":
+            _text(msg, "reason")
+    elif t == "state":
+        s = _seat_no(msg.get("seat"), seats, "state: seat")
+        if seat is not None and s != seat:
+            raise ProtocolError("bad_message", f"state: for seat {s}, not this seat ({seat})")
+        tm = msg.get("time")
+        if isinstance(tm, bool) or not isinstance(tm, (int, float)) or not 0 <= tm <= 1e9:
+            raise ProtocolError("bad_message", "state: time must be a finite number of seconds >= 0")
+        if not isinstance(msg.get("view"), dict) or not msg["view"]:
+            raise ProtocolError("bad_message", "state: view must be a non-empty object")
+        ev = msg.get("events")
+        if not isinstance(ev, list) or not all(isinstance(e, dict) for e in ev):
+            raise ProtocolError("bad_message", "state: events must be a list of objects")
+        if "active" in msg:
+            act = msg["active"]
+            if not isinstance(act, list) or len(act) > MAX_SEATS:
+                raise ProtocolError("bad_message", "state: active must be a list of seat numbers")
+            for a in act:
+                _seat_no(a, seats, "state: active")
+        if "n" in msg and (not _is_int(msg["n"]) or not 0 <= msg["n"] <= MAX_SEQ):
+            raise ProtocolError("bad_message", "state: n must be a whole number >= 0")
+        if "log" in msg:
+            log = msg["log"]
+            if not isinstance(log, list) or not all(
+                    isinstance(e, dict) and _is_int(e.get("p")) and isinstance(e.get("a"), dict) for e in log):
+                raise ProtocolError("bad_message", "state: log must be a list of {p, a} entries")
+    elif t == "over":
+        if not isinstance(msg.get("outcome"), dict):
+            raise ProtocolError("bad_message", "over: outcome must be an object")
+        rk = msg.get("ranking")
+        if rk is not None and (not isinstance(rk, list) or len(rk) > MAX_SEATS
+                               or not all(_is_int(x) and 0 <= x < MAX_SEATS for x in rk)):
+            raise ProtocolError("bad_message", "over: ranking must be a list of seat numbers or null")
+    elif t == "error":
+        _text(msg, "code")
+        _text(msg, "message")
+        msg["code"] = msg["code"][:32]
+    else:  # closing
+        _text(msg, "reason")
     return msg
 
 

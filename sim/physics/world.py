@@ -88,7 +88,8 @@ class Settings:
     ``gravity`` mm/s²; ``dt`` s, the fixed step; ``iterations`` solver passes; ``damping`` the velocity
     kept per second (0.9 = 10 % lost); ``sleep_time`` s of idleness before a group sleeps (``math.inf``:
     never); ``idle_speed`` mm/s, set explicitly (pymunk's default |g|·dt is 41 mm/s here);
-    ``collision_slop`` mm; ``max_speed`` mm/s velocity cap (``None``: no cap), applied after every
+    ``collision_slop`` mm; ``max_speed`` mm/s velocity cap (``None``: no cap) on |v| and on the spin
+    (|ω|·reach, the speed of the body's farthest point, so no point turns faster), applied after every
     step, or inside the solver's velocity update (a pymunk ``velocity_func``, the pattern of pymunk's
     overview) when ``cap_in_solver`` (measured 25-35 % dearer per step with 36 awake bodies, and
     the solver may still push a body past it); "settled" means every
@@ -170,10 +171,12 @@ class Snapshot:
         return dict(self.bodies)
 
 
-def make_velocity_cap(max_speed: float) -> Callable:
+def make_velocity_cap(max_speed: float, reach: float = 0.0) -> Callable:
     """A pymunk ``velocity_func`` that integrates as usual, then clamps |v| to ``max_speed`` mm/s
-    (the pattern of pymunk's overview, "Object tunneling")."""
+    (the pattern of pymunk's overview, "Object tunneling") and, for a body whose farthest point is
+    ``reach`` mm (> 0) from its centre of gravity, |ω| to ``max_speed / reach`` rad/s."""
     limit2 = max_speed * max_speed
+    spin = max_speed / reach if reach > 0 else math.inf
     update = pymunk.Body.update_velocity
 
     def capped(body: pymunk.Body, gravity, damping: float, dt: float) -> None:
@@ -183,6 +186,9 @@ def make_velocity_cap(max_speed: float) -> Callable:
         if s2 > limit2:
             k = max_speed / math.sqrt(s2)
             body.velocity = (vx * k, vy * k)
+        w = body.angular_velocity
+        if abs(w) > spin:
+            body.angular_velocity = math.copysign(spin, w)
 
     return capped
 
@@ -234,8 +240,7 @@ class World:
         self._by_id: dict[int, tuple[int, Hashable, pymunk.Body]] = {}   # body.id -> (order, key, body)
         self._added = 0
         self._buf = pymunk.batch.Buffer()
-        self._cap = (make_velocity_cap(settings.max_speed)
-                     if settings.max_speed and settings.cap_in_solver else None)
+        self._solver_cap = bool(settings.max_speed and settings.cap_in_solver)
         self._before: list[Callable[[], None]] = []
         self._after: list[Callable[[], None]] = []
         self._hold_steps = max(1, round(settings.settle_hold / settings.dt))
@@ -257,19 +262,20 @@ class World:
 
     def add_body(self, key: Hashable, body: pymunk.Body, *shapes: pymunk.Shape) -> pymunk.Body:
         """Add a dynamic ``body`` with its ``shapes`` under ``key`` (with ``cap_in_solver`` its
-        ``velocity_func`` becomes the cap).
+        ``velocity_func`` becomes the cap, spin included).
         Raises ``ValueError`` for a key already present or a body that is not dynamic."""
         if key in self._bodies:
             raise ValueError(f"a body with key {key!r} is already in the world")
         if body.body_type != pymunk.Body.DYNAMIC:
             raise ValueError("only dynamic bodies are keyed; add scenery with add_static")
-        if self._cap is not None:
-            body.velocity_func = self._cap
+        reach = _reach(shapes, body)
+        if self._solver_cap:
+            body.velocity_func = make_velocity_cap(self.settings.max_speed, reach)
         self.space.add(body, *shapes)
         self._bodies[key] = body
         self._by_id[body.id] = (self._added, key, body)
         self._added += 1
-        self._reach[key] = _reach(shapes, body)
+        self._reach[key] = reach
         self._calm_steps = 0
         self._settled = False
         return body
@@ -361,8 +367,9 @@ class World:
     def _scan(self) -> None:
         """Read every awake keyed body once: ``awake`` gets ``(key, x, y, speed)`` in the order the
         bodies were added (speed = max of |v| and |ω|·reach, mm/s); velocities above the cap are
-        scaled down to it (the next step's position update, which uses them, then never moves a body
-        more than ``max_speed·dt``). One batch read for all bodies, then a sleep flag per body."""
+        scaled down to it, and so is a spin whose |ω|·reach is (the next step's position update, which
+        uses them, then never moves a point of a body more than about ``max_speed·dt``). One batch
+        read for all bodies, then a sleep flag per body."""
         cap = None if self.settings.cap_in_solver else self.settings.max_speed
         buf = self._buf
         buf.clear()
@@ -385,7 +392,11 @@ class World:
                 k = cap / v
                 b.velocity = (vx * k, vy * k)
                 v = cap
-            w = abs(w) * reach[key]
+            r = reach[key]
+            w = abs(w) * r
+            if cap is not None and w > cap:
+                b.angular_velocity = math.copysign(cap / r, vals[5 * i + 4])
+                w = cap
             rows.append((order, key, x, y, v if v > w else w))
         rows.sort(key=lambda r: r[0])
         self.awake = [r[1:] for r in rows]
