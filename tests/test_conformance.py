@@ -17,7 +17,8 @@ its timers, Tokami's physics outcomes from its driver) and after every action:
 
 Finished playouts go through ``to_record`` / ``from_record`` and a ``save`` / ``load`` file round trip
 and must replay to the same state. Each game's screen and set-up dialog take random input through
-``sim.app.fuzz`` with the invariants checked after every frame.
+``sim.app.fuzz`` (hostile input too: extreme wheel deltas, hostile text, key floods, focus and letterbox
+events, window sizes from 1x1 to 8K) with the invariants checked after every frame.
 """
 from __future__ import annotations
 
@@ -531,8 +532,8 @@ def test_fuzz_game_screen(name, app):
     shown = [scene]
     spots = HOTSPOTS.get(name)
     stats = fuzz_scene(app, FUZZ_EVENTS, seed=5, check=_fuzz_check(app, frames, shown, random.Random(name)), follow=True,
-                       events_per_frame=6, hotspots=(lambda: spots(shown[0])) if spots else None)
-    assert stats["events"] == FUZZ_EVENTS and frames[0] == stats["frames"]
+                       events_per_frame=6, hotspots=(lambda: spots(shown[0])) if spots else None, hostile=True)
+    assert stats["events"] == FUZZ_EVENTS and frames[0] == stats["frames"] and stats["resizes"] > 0
     assert type(app.top) is type(scene) and shown[0].match is not None
     assert max(frames[1:]) > 0, f"{name}: the random input never made a move"
     print(name, stats, "most actions", max(frames[1:]))
@@ -548,7 +549,7 @@ def test_fuzz_setup_dialog(name, app):
     dialog = app.push(spec.make_setup(app, spec))
     frames: list[int] = [0]
     stats = fuzz_scene(app, FUZZ_EVENTS, seed=9, check=_fuzz_check(app, frames, []), scene=dialog,
-                       events_per_frame=6)
-    assert stats["events"] == FUZZ_EVENTS
+                       events_per_frame=6, hostile=True)
+    assert stats["events"] == FUZZ_EVENTS and stats["resizes"] > 0
     assert stats["repushed"] > 0, f"{name}: the dialog never started a game"  # Start was pressed
     print(name, stats)

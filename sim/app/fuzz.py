@@ -10,7 +10,9 @@ after every frame. Everything is deterministic from ``seed``; exceptions propaga
 of both signs from fractions to millions (and NaN), text input with NUL, lone surrogates, control
 characters, emoji and right-to-left text, floods of one key held down (key repeat without KEYUP), focus
 lost and regained, the pointer leaving and entering, mouse events in the letterbox and off the window,
-and window resizes from 1x1 px to 7680x4320 px (the window is given its size back at the end).
+and window resizes from 1x1 px to 7680x4320 px (the window is given its size back at the end). A window
+larger than 4K (3840x2160 px) is kept for 1..4 frames, then resized to an ordinary size again, as a
+player who maximises and restores would: every frame at 8K costs a 33-megapixel scale.
 
 Keeping the scene under test on top: Esc and the F-keys are not sent by default (they leave the scene,
 open rules or toggle the window). If the scene itself pushes something (a dialog, the rules), that is
@@ -42,6 +44,8 @@ HOSTILE_TEXT = ("\x00", "a\x00b", "\ud800", "x\udfff", "\x1b[2J", "\n\t\r", "�
                 "مرحبا", "\u202eabc", "\u200f", "e\u0301", "\ufeff", "A" * 200)
 HOSTILE_SIZES = ((1, 1), (2, 1), (1, 600), (320, 200), (1280, 800), (7680, 4320), (3000, 500),
                  (1000, 1000))
+#: Window area (px) above which a hostile size is kept only for 1..4 frames.
+HUGE_AREA = 3840 * 2160
 
 
 def _key_unicode(key: int, mod: int) -> str:
@@ -57,6 +61,7 @@ class _Gen:
         self.app = app
         self.hostile = hostile
         self.resizes = 0
+        self.huge_frames: int | None = None  # frames left at a huge window size
         self.rng = rng
         self.keys = list(keys)
         self.hotspots = hotspots
@@ -116,11 +121,24 @@ class _Gen:
                 return [E(kind, pos=(x, y), rel=(rng.randint(-10 ** 5, 10 ** 5), 0), buttons=(1, 0, 0),
                           touch=False)]
             return [E(kind, pos=(x, y), button=b, touch=False)]
-        size = rng.choice(HOSTILE_SIZES)
+        return [self.resize(rng.choice(HOSTILE_SIZES))]
+
+    def resize(self, size: tuple[int, int]) -> Any:
+        """Resize the window to ``size`` (px) now; returns the event a system sends for it."""
         self.app.set_window_size(size)
         self.resizes += 1
-        return [E(getattr(pygame, "WINDOWRESIZED", pygame.VIDEORESIZE), x=size[0], y=size[1], w=size[0],
-                  h=size[1], size=size)]
+        self.huge_frames = self.rng.randint(1, 4) if size[0] * size[1] > HUGE_AREA else None
+        return pygame.event.Event(getattr(pygame, "WINDOWRESIZED", pygame.VIDEORESIZE), x=size[0], y=size[1],
+                                  w=size[0], h=size[1], size=size)
+
+    def frame_start(self) -> list[Any]:
+        """Events that open a frame: the resize back from a huge window once its frames are up."""
+        if self.huge_frames is None:
+            return []
+        self.huge_frames -= 1
+        if self.huge_frames > 0:
+            return []
+        return [self.resize(self.rng.choice([s for s in HOSTILE_SIZES if s[0] * s[1] <= HUGE_AREA]))]
 
     def event(self) -> Any:
         rng = self.rng
@@ -206,7 +224,7 @@ def _fuzz_frames(app: Any, n_events: int, rng: random.Random, gen: _Gen, check: 
     sent = 0
     while sent < n_events:
         k = min(n_events - sent, rng.randint(0, max(0, events_per_frame)))
-        events = []
+        events = gen.frame_start()
         for _ in range(k):
             if gen.hostile and rng.random() < 0.1:
                 events.extend(gen.hostile_events())
