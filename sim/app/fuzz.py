@@ -22,10 +22,12 @@ and the scene is pushed again. Both are counted in the returned stats.
 """
 from __future__ import annotations
 
+import os
 import random
 from typing import Any, Callable, Sequence
 
-import pygame
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # the table is the run's only output
+import pygame  # noqa: E402
 
 #: Keys sent by default, with the modifier they are sent with.
 DEFAULT_KEYS: tuple[tuple[int, int], ...] = (
@@ -181,7 +183,8 @@ class _Gen:
 def fuzz_scene(app: Any, n_events: int, seed: int, check: Callable[[], Any] | None = None,
                events_per_frame: int = 4, keys: Sequence[tuple[int, int]] | None = None,
                hotspots: Callable[[], Sequence[tuple[int, int]]] | None = None,
-               scene: Any = None, follow: bool = False, hostile: bool = False) -> dict[str, int]:
+               scene: Any = None, follow: bool = False, hostile: bool = False,
+               into: dict[str, int] | None = None) -> dict[str, int]:
     """Fuzz ``scene`` (default: the app's top scene) with ``n_events`` random events.
 
     Events are sent in frames of 0..``events_per_frame`` events through ``app.step`` with a random
@@ -199,6 +202,8 @@ def fuzz_scene(app: Any, n_events: int, seed: int, check: Callable[[], Any] | No
 
     ``hostile``: a tenth of the events are hostile (module docstring); "resizes" in the stats counts the
     window resizes, and the window gets its size back at the end.
+
+    ``into``: a dict the counts are kept in as the run goes (so they are known after an exception too).
     """
     target = scene if scene is not None else app.top
     if target is None:
@@ -208,7 +213,8 @@ def fuzz_scene(app: Any, n_events: int, seed: int, check: Callable[[], Any] | No
     depth = len(app.stack) - 1  # scenes below the target
     rng = random.Random(seed)
     gen = _Gen(app, rng, keys if keys is not None else DEFAULT_KEYS, hotspots, hostile)
-    stats = {"frames": 0, "events": 0, "popped": 0, "repushed": 0, "followed": 0, "resizes": 0}
+    stats = into if into is not None else {}
+    stats.update({"frames": 0, "events": 0, "popped": 0, "repushed": 0, "followed": 0, "resizes": 0})
     size = app.window_size()
     try:
         _fuzz_frames(app, n_events, rng, gen, check, events_per_frame, target, depth, follow, stats)
@@ -250,3 +256,325 @@ def _fuzz_frames(app: Any, n_events: int, rng: random.Random, gen: _Gen, check: 
                 app.pop()
             app.push(target)
             stats["repushed"] += 1
+
+
+# ---------------------------------------------------------------------------------- every screen
+class Target:
+    """One screen the long run fuzzes. ``open(app)`` pushes it over a launcher in ``app`` and returns
+    ``(scene, check)``: ``check()`` raises AssertionError on a broken invariant after a frame.
+    ``follow``: keep fuzzing a new scene of the same class that replaces it (a new game). ``close()``:
+    what to stop once a run of it is over (a host on loopback)."""
+
+    def __init__(self, name: str, open: Callable[[Any], tuple[Any, Callable[[], None]]],
+                 follow: bool = False, hotspots: Callable[[Any], Callable[[], Sequence[tuple[int, int]]]] | None = None):
+        self.name = name
+        self.open = open
+        self.follow = follow
+        self.hotspots = hotspots
+        self.closers: list[Callable[[], None]] = []
+
+    def close(self) -> None:
+        while self.closers:
+            self.closers.pop()()
+
+
+def human_config(spec: Any) -> dict | None:
+    """The rules' default config of ``spec`` with every seat at this machine (None for one seat)."""
+    from sim.core import seats as seatlib
+    rules = spec.make_rules()
+    cfg = rules.default_config()
+    n = seatlib.seat_count(rules, cfg)
+    return None if n == 1 else {**cfg, "seats": ["human"] * n}
+
+
+def _canon_match(m: Any) -> str:
+    import json
+
+    from sim.core import record
+    return json.dumps(record.to_record(m), sort_keys=True, default=repr)
+
+
+def match_check(app: Any, shown: list, seed: int) -> Callable[[], None]:
+    """After every frame: the rules' invariants hold in the match of the scene being fuzzed
+    (``shown[0]``, followed to the newest scene of its class on the stack); every 10th frame a second
+    draw leaves that match as it was; every 20th frame a seat at this machine whose move it is makes
+    a random legal move, so later phases of the game are fuzzed too."""
+    rng = random.Random(seed)
+    frames = [0]
+
+    def check() -> None:
+        frames[0] += 1
+        for s in reversed(app.stack):
+            if type(s) is type(shown[0]):
+                shown[0] = s
+                break
+        m = getattr(shown[0], "match", None)
+        if m is None:
+            return
+        broken = m.rules.invariants(m.state)
+        assert broken == [], broken
+        if frames[0] % 10 == 0:
+            before = (_canon_match(m), m.cursor, m.time)
+            app.draw()
+            assert (_canon_match(m), m.cursor, m.time) == before, "drawing changed the match"
+        if frames[0] % 20 == 0 and not m.is_over() and m.cursor == len(m.log) and app.top is shown[0]:
+            seats = [getattr(s, "kind", "human") for s in getattr(m, "seats", [])]
+            players = [p for p in m.active_players() if 0 <= p < len(seats) and seats[p] == "human"]
+            st = m.rules.at_time(m.state, m.time) if m.rules.info.realtime else m.state
+            acts = m.rules.legal_actions(st, players[0]) if players else []
+            if acts:
+                m.submit(players[0], rng.choice(acts))
+    return check
+
+
+def played(spec: Any, config: dict | None, seed: int, moves: int = 60) -> Any:
+    """A match of ``spec`` after up to ``moves`` random legal moves of its seats (time passing in a
+    real-time game); it stops early where no seat may act (e.g. a physics outcome is due)."""
+    from sim.core.match import Match
+    m = Match(spec.make_rules(), config, seed)
+    rules, rng = m.rules, random.Random(seed)
+    for _ in range(moves):
+        if m.is_over():
+            break
+        if rules.info.realtime:
+            m.advance(0.3)
+        players = [p for p in m.active_players() if p >= 0]
+        st = rules.at_time(m.state, m.time) if rules.info.realtime else m.state
+        acts = rules.legal_actions(st, players[0]) if players else []
+        if not acts:
+            if rules.info.realtime and not m.is_over():
+                continue
+            break
+        m.submit(players[0], rng.choice(acts))
+    return m
+
+
+def _stack_check(app: Any, bottom: Any) -> Callable[[], None]:
+    def check() -> None:
+        assert app.stack and app.stack[0] is bottom, "the launcher left the bottom of the stack"
+        for s in app.stack:
+            scroll, top = getattr(s, "scroll", None), getattr(s, "max_scroll", None)
+            if isinstance(scroll, (int, float)) and isinstance(top, (int, float)):
+                assert 0 <= scroll <= max(0, top), f"{type(s).__name__} scrolled to {scroll} of {top}"
+    return check
+
+
+def targets(names: Sequence[str] | None = None, seed: int = 0) -> list[Target]:
+    """Every screen and set-up dialog: the launcher, settings, the Host and Join dialogs, and for each
+    registered game its screen (every seat at this machine), set-up dialog, rules, a replay of a short
+    random game and, for games that can be hosted, the LAN lobby against a host on loopback. ``names``
+    picks some by name (``Target.name``); an unknown name raises ValueError."""
+    from sim.core import registry
+
+    from .launcher import LauncherScene
+
+    def launcher(app: Any) -> Any:
+        return app.push(LauncherScene(app))
+
+    def simple(make: Callable[[Any], Any]) -> Callable[[Any], tuple[Any, Callable[[], None]]]:
+        def open_(app: Any) -> tuple[Any, Callable[[], None]]:
+            base = launcher(app)
+            scene = make(app)
+            if app.top is not scene:
+                app.push(scene)
+            return scene, _stack_check(app, base)
+        return open_
+
+    def buttons(scene: Any) -> Callable[[], list[tuple[int, int]]]:
+        return lambda: [b.rect.center for b in scene.buttons()] if hasattr(scene, "buttons") else []
+
+    def open_launcher(app: Any) -> tuple[Any, Callable[[], None]]:
+        base = launcher(app)
+        return base, _stack_check(app, base)
+
+    from .lan_setup import HostSetupScene, JoinScene
+    from .settings_view import SettingsScene
+
+    def host_dialog(app: Any) -> Any:
+        dialog = HostSetupScene(app)
+        dialog.f_port.text = "0"   # "Start hosting" takes a free port, not the usual one
+        return dialog
+
+    out = [Target("launcher", open_launcher, hotspots=buttons),
+           Target("settings", simple(SettingsScene), hotspots=buttons),
+           Target("host-dialog", simple(host_dialog), hotspots=buttons),
+           Target("join-dialog", simple(JoinScene), hotspots=buttons)]
+    for name in registry.game_names():
+        spec = registry.get_spec(name)
+        out.append(Target(f"{name}:screen", _game_opener(spec, seed), follow=True))
+        if spec.make_setup is not None:
+            out.append(Target(f"{name}:setup", _setup_opener(spec, seed), hotspots=buttons))
+        out.append(Target(f"{name}:rules", simple(lambda app, spec=spec: app.show_rules(spec))))
+        out.append(Target(f"{name}:replay", _replay_opener(spec, seed)))
+        if spec.lan:
+            t = Target(f"{name}:lobby", lambda app: (None, lambda: None), hotspots=buttons)
+            t.open = _lobby_opener(spec, t)
+            out.append(t)
+    if names:
+        known = {t.name: t for t in out}
+        bad = [n for n in names if n not in known]
+        if bad:
+            raise ValueError(f"no screen named {bad[0]!r} (known: {', '.join(known)})")
+        out = [known[n] for n in names]
+    return out
+
+
+def _game_opener(spec: Any, seed: int) -> Callable[[Any], tuple[Any, Callable[[], None]]]:
+    def open_(app: Any) -> tuple[Any, Callable[[], None]]:
+        from sim.core.match import Match
+
+        from .launcher import LauncherScene
+        app.push(LauncherScene(app))
+        scene = app.start_match(spec, Match(spec.make_rules(), human_config(spec), seed))
+        return scene, match_check(app, [scene], seed)
+    return open_
+
+
+def _setup_opener(spec: Any, seed: int) -> Callable[[Any], tuple[Any, Callable[[], None]]]:
+    def open_(app: Any) -> tuple[Any, Callable[[], None]]:
+        from .launcher import LauncherScene
+        app.push(LauncherScene(app))
+        dialog = app.push(spec.make_setup(app, spec))
+
+        def check() -> None:   # the games the dialog starts keep their invariants
+            m = app.match
+            if m is not None:
+                broken = m.rules.invariants(m.state)
+                assert broken == [], broken
+        return dialog, check
+    return open_
+
+
+def _replay_opener(spec: Any, seed: int) -> Callable[[Any], tuple[Any, Callable[[], None]]]:
+    def open_(app: Any) -> tuple[Any, Callable[[], None]]:
+        from .launcher import LauncherScene
+        from .replay import ReplayScene
+        app.push(LauncherScene(app))
+        match = played(spec, human_config(spec), seed)
+        app.start_match(spec, match, autosave=False)
+        replay = app.push(ReplayScene(app, match))
+        n = len(match.log)
+
+        def check() -> None:   # a replay moves through the record and never adds to it
+            assert len(match.log) == n and 0 <= match.cursor <= n
+            broken = match.rules.invariants(match.state)
+            assert broken == [], broken
+        return replay, check
+    return open_
+
+
+def _lobby_opener(spec: Any, target: Target) -> Callable[[Any], tuple[Any, Callable[[], None]]]:
+    def open_(app: Any) -> tuple[Any, Callable[[], None]]:
+        from sim.net.client import Client
+        from sim.net.host import Host
+
+        from .lan_lobby import leave, lobby_scene
+        from .launcher import LauncherScene
+        base = app.push(LauncherScene(app))
+        host = Host(spec, players=2, seed=1, tick=0.05, log=lambda text: None).start()
+        client = Client("127.0.0.1", host.port, "Fuzz", log=lambda text: None).start()
+        target.closers.append(lambda: leave(client, host))
+        lobby = app.push(lobby_scene(app, spec, client, None, host.address))
+        return lobby, _stack_check(app, base)
+    return open_
+
+
+def run_target(target: Target, events: int, seed: int, chunk: int = 5000,
+               report: Callable[[str], None] | None = None) -> dict[str, int]:
+    """Fuzz ``target`` with ``events`` hostile events in runs of ``chunk``, each in a fresh headless
+    app (the screen opened anew); an exception ends its run, is counted and reported once (its
+    traceback through ``report``), and the next run goes on. Returns counts: events, frames,
+    exceptions."""
+    import traceback
+
+    from .app import App
+    total = {"events": 0, "frames": 0, "exceptions": 0}
+    seen: set[str] = set()
+    done, k = 0, 0
+    while done < events:
+        n = min(chunk, events - done)
+        stats: dict[str, int] = {}
+        app = App(headless=True)
+        try:
+            scene, check = target.open(app)
+            spots = target.hotspots(scene) if target.hotspots is not None else None
+            fuzz_scene(app, n, seed=random.Random(f"{seed}/{target.name}/{k}").randrange(2 ** 32), check=check,
+                       events_per_frame=6, hotspots=spots, scene=scene, follow=target.follow, hostile=True,
+                       into=stats)
+        except Exception:  # noqa: BLE001 - counted and reported; the run goes on
+            total["exceptions"] += 1
+            text = traceback.format_exc()
+            last = text.strip().splitlines()[-1]
+            if last not in seen and report is not None:
+                seen.add(last)
+                report(f"{target.name} (run {k}):\n{text}")
+        finally:
+            target.close()
+            app.close()
+        total["events"] += stats.get("events", 0)
+        total["frames"] += stats.get("frames", 0)
+        done += n
+        k += 1
+    return total
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m sim.app.fuzz --events N (--all | --screen NAME ...) [--seed S] [--list]``: hostile
+    fuzz of every screen (or those named), printing a table (screen, events, frames, exceptions).
+    Exit status 0 if nothing raised, 1 otherwise, 2 on bad flags (one line on stderr)."""
+    import argparse
+    import contextlib
+    import sys
+    import tempfile
+    import time
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> Any:  # one clear line, no usage dump
+            print(f"fuzz: {message}", file=sys.stderr)
+            raise SystemExit(2)
+
+    def positive(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if v <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+        return v
+
+    p = Parser(prog="python -m sim.app.fuzz", description="Hostile random input on every screen.")
+    p.add_argument("--events", type=positive, default=2000, help="events per screen (default 2000)")
+    p.add_argument("--all", action="store_true", help="every screen and set-up dialog")
+    p.add_argument("--screen", action="append", default=[], metavar="NAME", help="this screen (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random input (default 0)")
+    p.add_argument("--chunk", type=positive, default=5000, help="events per fresh app (default 5000)")
+    p.add_argument("--list", action="store_true", help="list the screens and exit")
+    args = p.parse_args(argv)
+    if not (args.all or args.screen or args.list):
+        p.error("name the screens: --all or --screen NAME (--list shows them)")
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    try:
+        chosen = targets(None if args.all or args.list else args.screen, seed=args.seed)
+    except ValueError as e:
+        p.error(str(e))
+    if args.list:
+        print("\n".join(t.name for t in chosen))
+        return 0
+    bad = 0
+    with tempfile.TemporaryDirectory(prefix="playtable-fuzz-") as home:
+        os.environ["PLAYTABLE_HOME"] = home   # settings and autosaves of the run stay out of the user's
+        print(f"{'screen':<26}{'events':>9}{'frames':>9}{'exceptions':>12}{'seconds':>9}", flush=True)
+        for t in chosen:
+            t0 = time.perf_counter()
+            with contextlib.redirect_stdout(sys.stderr):   # what screens print (a host's log) goes aside
+                r = run_target(t, args.events, args.seed, args.chunk,
+                               report=lambda text: print(text, file=sys.stderr, flush=True))
+            bad += r["exceptions"]
+            print(f"{t.name:<26}{r['events']:>9}{r['frames']:>9}{r['exceptions']:>12}"
+                  f"{time.perf_counter() - t0:>9.0f}", flush=True)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
