@@ -92,14 +92,14 @@ def test_long_mode_counts_exceptions_and_goes_on():
 
 def test_huge_windows_last_a_few_frames_and_the_size_comes_back(app, monkeypatch):
     from sim.app.launcher import LauncherScene
-    monkeypatch.setattr(fuzz, "HOSTILE_SIZES", ((7680, 4320), (320, 200), (1, 1)))   # 8K a third of the time
+    monkeypatch.setattr(fuzz, "HOSTILE_SIZES", ((7680, 4320), (1, 1)))   # 8K half the time
     app.push(LauncherScene(app))
     size = app.window_size()
     sizes: list[tuple[int, int]] = []
-    stats = fuzz_scene(app, 2000, seed=8, check=lambda: sizes.append(app.window_size()), hostile=True)
-    assert stats["resizes"] > 3 and app.window_size() == size
+    stats = fuzz_scene(app, 1200, seed=8, check=lambda: sizes.append(app.window_size()), hostile=True)
+    assert stats["resizes"] >= 2 and app.window_size() == size
     huge = [w * h > HUGE_AREA for w, h in sizes]
-    assert any(huge) and set(sizes) == {size, (7680, 4320), (320, 200), (1, 1)}
+    assert any(huge) and set(sizes) == {size, (7680, 4320), (1, 1)}
     run = longest = 0
     for h in huge:
         run = run + 1 if h else 0
