@@ -19,6 +19,15 @@ open rules or toggle the window). If the scene itself pushes something (a dialog
 fuzzed for the frame it appeared in and then popped; if the scene leaves the stack by its own doing
 (e.g. a "Menu" or "New game" button), whatever replaced it is popped back to the depth the scene had
 and the scene is pushed again. Both are counted in the returned stats.
+
+Every screen: :func:`targets` lists the launcher, settings, the Host and Join dialogs and, for each
+registered game, its screen (every seat at this machine), set-up dialog, rules, a replay and (games that
+can be hosted) the LAN lobby against a host on loopback, each with its invariants. The long mode runs
+them with hostile input and prints one row per screen (events, frames, exceptions)::
+
+    python -m sim.app.fuzz --events 100000 --all [--seed S] [--chunk N]
+    python -m sim.app.fuzz --events 5000 --screen tokami:screen --screen launcher
+    python -m sim.app.fuzz --list
 """
 from __future__ import annotations
 
