@@ -47,8 +47,10 @@ def test_replays_step_through_games_with_moves():
             assert len(m.log) > 5, g
 
 
-def test_long_mode_prints_a_row_per_screen(capsys):
+def test_long_mode_prints_a_row_per_screen(capsys, playtable_home):
+    import os
     assert fuzz.main(["--all", "--events", "12", "--seed", "4"]) == 0
+    assert os.environ["PLAYTABLE_HOME"] == str(playtable_home) and list(playtable_home.iterdir()) == []
     out = capsys.readouterr().out.splitlines()
     assert out[0].split()[:4] == ["screen", "events", "frames", "exceptions"]
     rows = {line.split()[0]: line.split()[1:] for line in out[1:]}

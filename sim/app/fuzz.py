@@ -532,10 +532,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     fuzz of every screen (or those named), printing a table (screen, events, frames, exceptions).
     Exit status 0 if nothing raised, 1 otherwise, 2 on bad flags (one line on stderr)."""
     import argparse
-    import contextlib
     import sys
     import tempfile
-    import time
 
     class Parser(argparse.ArgumentParser):
         def error(self, message: str) -> Any:  # one clear line, no usage dump
@@ -571,19 +569,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n".join(t.name for t in chosen))
         return 0
     bad = 0
+    before = os.environ.get("PLAYTABLE_HOME")
     with tempfile.TemporaryDirectory(prefix="playtable-fuzz-") as home:
         os.environ["PLAYTABLE_HOME"] = home   # settings and autosaves of the run stay out of the user's
-        print(f"{'screen':<26}{'events':>9}{'frames':>9}{'exceptions':>12}{'seconds':>9}", flush=True)
-        for t in chosen:
-            t0 = time.perf_counter()
-            with contextlib.redirect_stdout(sys.stderr):   # what screens print (a host's log) goes aside
-                r = run_target(t, args.events, args.seed, args.chunk,
-                               report=lambda text: print(text, file=sys.stderr, flush=True))
-            bad += r["exceptions"]
-            print(f"{t.name:<26}{r['events']:>9}{r['frames']:>9}{r['exceptions']:>12}"
-                  f"{time.perf_counter() - t0:>9.0f}", flush=True)
+        try:
+            bad = _table(chosen, args)
+        finally:
+            if before is None:
+                os.environ.pop("PLAYTABLE_HOME", None)
+            else:
+                os.environ["PLAYTABLE_HOME"] = before
     return 1 if bad else 0
 
+
+def _table(chosen: Sequence[Target], args: Any) -> int:
+    """Run ``chosen`` and print the table; returns the number of exceptions."""
+    import contextlib
+    import sys
+    import time
+    bad = 0
+    print(f"{'screen':<26}{'events':>9}{'frames':>9}{'exceptions':>12}{'seconds':>9}", flush=True)
+    for t in chosen:
+        t0 = time.perf_counter()
+        with contextlib.redirect_stdout(sys.stderr):   # what screens print (a host's log) goes aside
+            r = run_target(t, args.events, args.seed, args.chunk,
+                           report=lambda text: print(text, file=sys.stderr, flush=True))
+        bad += r["exceptions"]
+        print(f"{t.name:<26}{r['events']:>9}{r['frames']:>9}{r['exceptions']:>12}"
+              f"{time.perf_counter() - t0:>9.0f}", flush=True)
+    return bad
 
 if __name__ == "__main__":
     raise SystemExit(main())
