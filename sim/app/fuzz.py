@@ -271,7 +271,8 @@ def _fuzz_frames(app: Any, n_events: int, rng: random.Random, gen: _Gen, check: 
 class Target:
     """One screen the long run fuzzes. ``open(app)`` pushes it over a launcher in ``app`` and returns
     ``(scene, check)``: ``check()`` raises AssertionError on a broken invariant after a frame.
-    ``hotspots(scene)``: a function of the points worth clicking (button centres), or None. ``follow``: keep fuzzing a new scene of the same class that replaces it (a new game). ``close()``:
+    ``hotspots(scene)``: a function of the points worth clicking (button centres), or None.
+    ``follow``: keep fuzzing a new scene of the same class that replaces it (a new game). ``close()``:
     what to stop once a run of it is over (a host on loopback)."""
 
     def __init__(self, name: str, open: Callable[[Any], tuple[Any, Callable[[], None]]], follow: bool = False,
