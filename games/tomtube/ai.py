@@ -25,13 +25,15 @@ from __future__ import annotations
 
 import heapq
 import random
-from typing import Any
+import time
+from dataclasses import dataclass, replace
+from typing import Any, Callable
 
 from sim.ai import RandomAgent
-from sim.core.rules import Action
+from sim.core.rules import CHANCE, Action
 
 from .board import Board
-from .data import BASES, BONUS_POINTS_PER_TURN, SOLARS
+from .data import BASES, BONUS_POINTS_PER_TURN, RHOMB_BY_ID, SOLARS
 from .geometry import (EDGE_TRIS, INTERIOR, MODULE_BY_NAME, SLOTS, TRI_CORNERS, TRIANGLES, rhomb_corners,
                        rhomb_segments)
 from .moves import FREE_COLOURS, can_reach_home, drift_paths, jump_targets
@@ -283,9 +285,12 @@ def placements_left(s: TomTubeState) -> int:
     return max(1, min(len(s.stack), free // 2))
 
 
-def evaluate(rules: TomTubeRules, s: TomTubeState, me: int) -> float:
+def evaluate(rules: TomTubeRules, s: TomTubeState, me: int, risk_horizon: int = RISK_HORIZON,
+             strand_risk: float = STRAND_RISK) -> float:
     """Value of ``s`` for ``me``: points difference minus weighted tour costs; a finished game is worth
-    +-WIN plus the margin."""
+    +-WIN plus the margin. When fewer than ``risk_horizon`` placements are left, tours are cut to the
+    turns the game may still last and an astronaut who could not get home on the board as it stands
+    weighs ``strand_risk`` (growing to it as placing ends)."""
     b0, b1 = rules.breakdown(s, me)["total"], rules.breakdown(s, 1 - me)["total"]
     if s.phase == "over":
         w = rules.winner(s)
@@ -299,7 +304,7 @@ def evaluate(rules: TomTubeRules, s: TomTubeState, me: int) -> float:
         margin = (b0 - b1) + (bonus if me == s.bonus_for else -bonus)
         return (WIN if margin > 0 or (margin == 0 and me == s.bonus_for) else -WIN) + margin
     left = placements_left(s)
-    if 0 < left < RISK_HORIZON:
+    if 0 < left < risk_horizon:
         # near the end a tour far longer than the game may last will not be finished: beyond that only
         # points count, and going straight home may be worth more than the solar counters
         cap = HORIZON_SLACK + left
@@ -307,13 +312,13 @@ def evaluate(rules: TomTubeRules, s: TomTubeState, me: int) -> float:
     else:
         mine, theirs = tour_cost(s, me), tour_cost(s, 1 - me)
     v = (b0 - b1) - ALPHA * mine + ALPHA_OPP * theirs
-    if 0 < left < RISK_HORIZON:
+    if 0 < left < risk_horizon:
         # the board may soon stop changing: an astronaut who could not get home then is stranded
-        f = 1.0 - left / RISK_HORIZON
+        f = 1.0 - left / risk_horizon
         for p, sign in ((me, -1.0), (1 - me, 1.0)):
             e, c, a, _so = s.supply[p]
             if not can_reach_home(s.board, s.at[p], p, e, c, a, s.counters):
-                v += sign * STRAND_RISK * f
+                v += sign * strand_risk * f
     return v
 
 
@@ -338,6 +343,9 @@ class RouteBot:
             raise ValueError("no legal action")
         return acts[0]
 
+    def _eval(self, rules: TomTubeRules, s: TomTubeState, me: int) -> float:
+        return evaluate(rules, s, me)
+
     def _jitter(self) -> float:
         return self.rng.random() * 1e-6
 
@@ -348,13 +356,13 @@ class RouteBot:
             if a["t"] != "move":
                 continue
             after, _ev = rules.apply(s, player, a)
-            v = evaluate(rules, after, player) + self._jitter()
+            v = self._eval(rules, after, player) + self._jitter()
             if v > best_v:
                 best, best_v = a, v
         return best_v, best
 
     def _turn(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
-        now = evaluate(rules, s, player)
+        now = self._eval(rules, s, player)
         move_v, move = self._best_move(rules, s, player)
         if rules.can_exchange(s, player):
             ex, _ev = rules.apply(s, player, {"t": "exchange"})
@@ -374,6 +382,13 @@ class RouteBot:
 
     # --------------------------------------------------------------------------------- place
     def _place(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        return self._placements(rules, s, player, EXACT)[1]
+
+    def _placements(self, rules: TomTubeRules, s: TomTubeState, player: int,
+                    exact_n: int) -> tuple[float, Action, TomTubeState]:
+        """The best placement of the drawn rhomb: (value for ``player``, action, state after). Every
+        slot and orientation is ranked first-order; the best ``exact_n`` (all of them near the end) are
+        valued exactly."""
         rid = s.drawn
         board = s.board
         opp = 1 - player
@@ -391,16 +406,16 @@ class RouteBot:
                 block = self._blocks(slot, segs, opp, opp_path)
                 scored.append((ALPHA * gain - ALPHA_OPP * given + ALPHA_OPP * block + self._jitter(), slot, flip))
         scored.sort(reverse=True)
-        best, best_v = None, -INF
+        best, best_v, best_after = None, -INF, s
         # near the end every placement is valued exactly: the stranding risk is not in the first-order score
-        exact = scored if placements_left(s) < RISK_HORIZON else scored[:EXACT]
+        exact = scored if placements_left(s) < RISK_HORIZON else scored[:exact_n]
         for _approx, slot, flip in exact:
             a = {"t": "place", "slot": slot, "flip": flip}
             after, _ev = rules.apply(s, player, a)
-            v = evaluate(rules, after, player) + self._jitter()
+            v = self._eval(rules, after, player) + self._jitter()
             if v > best_v:
-                best, best_v = a, v
-        return best
+                best, best_v, best_after = a, v, after
+        return best_v, best, best_after
 
     @staticmethod
     def _gain(segs, player: int, lgs, fields) -> float:
@@ -478,7 +493,7 @@ class RouteBot:
                 continue
             after, _ev = rules.apply(s, player, a)
             # keep tube pieces for later when a plain one does as well
-            v = evaluate(rules, after, player) + (0.05 if a["piece"] == "plain" else 0.0) + self._jitter()
+            v = self._eval(rules, after, player) + (0.05 if a["piece"] == "plain" else 0.0) + self._jitter()
             if v > best_v:
                 best, best_v = a, v
         if best is None:
@@ -486,13 +501,167 @@ class RouteBot:
         return best
 
 
-AGENTS = {"bot": RouteBot, "random": RandomAgent}
+# ------------------------------------------------------------------------------ the search bot
+@dataclass(frozen=True)
+class Level:
+    """What a search level looks at. ``draws``: kinds of rhomb (design and energy sphere) a draw is
+    valued over, the most frequent of the remaining ones first; ``exact``: placements of each valued
+    exactly; ``replies``: whether the opponent's best move after each own choice is looked at;
+    ``budget``: CPU seconds a decision may take (``THINK_BUDGET``); ``risk_horizon`` and ``strand_risk``:
+    how early and how much the bot fears being stranded (:func:`evaluate`)."""
+
+    draws: int
+    exact: int
+    replies: bool
+    budget: float
+    risk_horizon: int = RISK_HORIZON
+    strand_risk: float = STRAND_RISK
 
 
-def make_agent(name: str, seed: int = 0):
-    """A Tom Tube agent by name ("bot" or "random"); KeyError naming the known ones otherwise."""
+#: Think-time budgets (CPU seconds of ``time.process_time`` per decision): past it a decision answers
+#: with the best choice found so far. About 1 s at hard, less below (a person's patience); the bots
+#: usually finish far below it, so a loaded machine changes neither their time nor their play.
+THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
+
+LEVELS: dict[str, Level] = {
+    "medium": Level(draws=4, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
+    "hard": Level(draws=10, exact=6, replies=True, budget=THINK_BUDGET["hard"]),
+}
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class SearchBot(RouteBot):
+    """Medium and hard: a move, an alien exchange and a draw are compared by their expected value. A
+    draw is valued over the rhombs still face down (chance: each remaining rhomb equally likely; the
+    kinds are weighed by how many of each remain), each placed where it is worth most; with
+    ``replies`` every choice is valued after the opponent's best move in reply. The position is valued
+    by :func:`evaluate` (points, the tours to the solar modules and home, the bonus phase, stranding).
+    The bot sees only ``rules.observe`` of its seat; the think time is bounded by ``level.budget`` CPU
+    seconds (``clock``, default ``time.process_time``), past which the best choice so far is taken."""
+
+    def __init__(self, seed: int = 0, level: str = "hard", clock: Callable[[], float] | None = None):
+        super().__init__(seed)
+        self.level = LEVELS[level]
+        self.name = level
+        self.clock = clock or time.process_time
+        self._deadline = INF
+        #: whether the last decision ran out of time
+        self.cut = False
+
+    def select_action(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        s = rules.observe(s, player)
+        self._deadline = self.clock() + self.level.budget
+        self.cut = False
+        return super().select_action(rules, s, player)
+
+    def _eval(self, rules: TomTubeRules, s: TomTubeState, me: int) -> float:
+        lv = self.level
+        return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk)
+
+    def _tick(self) -> None:
+        if self.clock() > self._deadline:
+            self.cut = True
+            raise _OutOfTime
+
+    def _place(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        return self._placements(rules, s, player, self.level.exact)[1]
+
+    def _reply(self, rules: TomTubeRules, s: TomTubeState, me: int, v: float) -> float:
+        """``v`` (the value of ``s`` for ``me``) lowered to the opponent's best move in reply, when he
+        is to move."""
+        if not self.level.replies or s.phase != "turn" or s.turn == me:
+            return v
+        opp = s.turn
+        worst = v
+        for a in rules.legal_actions(s, opp):
+            if a["t"] != "move":
+                continue
+            self._tick()
+            after, _ev = rules.apply(s, opp, a)
+            worst = min(worst, self._eval(rules, after, me))
+        return worst
+
+    def _settle(self, rules: TomTubeRules, s: TomTubeState) -> TomTubeState:
+        """``s`` after the isolated triangles are filled as the fillers would (the route bot's fill)."""
+        for _ in range(20):
+            if s.phase not in ("fill", "fill_other"):
+                break
+            p = s.filler
+            s, _ev = rules.apply(s, p, RouteBot._fill(self, rules, s, p))
+        return s
+
+    def _draw_value(self, rules: TomTubeRules, s: TomTubeState, me: int) -> float | None:
+        """Expected value for ``me`` of drawing now: over the kinds of rhomb still face down, the most
+        frequent first (up to ``level.draws``), the best placement of each, weighed by how many of that
+        kind remain. None if not a single kind could be valued in time."""
+        kinds: dict[tuple[str, bool], list[str]] = {}
+        for rid in s.stack:
+            r = RHOMB_BY_ID[rid]
+            kinds.setdefault((r.design, r.energy), []).append(rid)
+        order = sorted(kinds.values(), key=lambda ids: (-len(ids), ids[0]))[:self.level.draws]
+        total = weight = 0.0
+        drawing = replace(s, phase="draw")
+        for ids in order:
+            try:
+                self._tick()
+                drawn, _ev = rules.apply(drawing, CHANCE, {"t": "rhomb", "id": ids[0]})
+                v, _a, after = self._placements(rules, drawn, me, self.level.exact)
+                after = self._settle(rules, after)
+                if after is not None and after.phase != "over":
+                    v = self._eval(rules, after, me)
+                    v = self._reply(rules, after, me, v)
+            except _OutOfTime:
+                break
+            total += v * len(ids)
+            weight += len(ids)
+        return total / weight if weight else None
+
+    def _turn(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        now = self._eval(rules, s, player)
+        options: list[tuple[float, Action]] = []
+        moves = []
+        for a in rules.legal_actions(s, player):
+            if a["t"] == "move":
+                after, _ev = rules.apply(s, player, a)
+                moves.append((self._eval(rules, after, player) + self._jitter(), a, after))
+        moves.sort(key=lambda x: -x[0])
+        ex_after = None
+        if rules.can_exchange(s, player):
+            ex_after, _ev = rules.apply(s, player, {"t": "exchange"})
+            ex_v, ex_move = self._best_move(rules, ex_after, player)
+            if ex_move is not None:
+                options.append((ex_v - 1e-6, {"t": "exchange"}))
+        can_draw = s.bonus_for is None and rules.placeable(s)
+        try:
+            # the best moves first, each after the opponent's reply (the first is always valued)
+            for v, a, after in moves[:8]:
+                options.append((self._reply(rules, after, player, v), a))
+        except _OutOfTime:
+            if not options and moves:
+                options.append(moves[0][:2])
+        if can_draw:
+            dv = self._draw_value(rules, s, player)
+            options.append((now + BUILD_VALUE if dv is None else dv, {"t": "draw"}))
+        if options:
+            return max(options, key=lambda o: o[0])[1]
+        if rules.can_exchange(s, player):
+            return {"t": "exchange"}
+        raise ValueError("no legal action")
+
+
+AGENTS = {"easy": RouteBot, "bot": RouteBot, "medium": SearchBot, "hard": SearchBot, "random": RandomAgent}
+
+
+def make_agent(name: str, seed: int = 0, clock: Callable[[], float] | None = None):
+    """A Tom Tube agent by name ("easy" - also "bot", the name of old records -, "medium", "hard" or
+    "random"); ``clock`` (CPU seconds) times a search level. KeyError naming the known ones otherwise."""
     try:
         cls = AGENTS[name]
     except KeyError:
         raise KeyError(f"unknown player {name!r} (known: {', '.join(AGENTS)})") from None
+    if cls is SearchBot:
+        return SearchBot(seed, name, clock)
     return cls(seed)
