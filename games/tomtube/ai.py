@@ -57,6 +57,7 @@ RISK_HORIZON = 6    #: placements left below which a possible stranding weighs i
 STRAND_RISK = 40.0  #: weight of a stranding that the end of placing would bring
 HORIZON_SLACK = 8.0  #: turns beyond the placements left that a tour may still take
 WIN = 1000.0
+STRANDED = 200.0    #: a stranded astronaut beyond a lost game
 
 
 # ------------------------------------------------------------------------------------ route graph
@@ -286,15 +287,18 @@ def placements_left(s: TomTubeState) -> int:
 
 
 def evaluate(rules: TomTubeRules, s: TomTubeState, me: int, risk_horizon: int = RISK_HORIZON,
-             strand_risk: float = STRAND_RISK) -> float:
+             strand_risk: float = STRAND_RISK, alpha_opp: float = ALPHA_OPP, stranded: float = 0.0) -> float:
     """Value of ``s`` for ``me``: points difference minus weighted tour costs; a finished game is worth
     +-WIN plus the margin. When fewer than ``risk_horizon`` placements are left, tours are cut to the
     turns the game may still last and an astronaut who could not get home on the board as it stands
-    weighs ``strand_risk`` (growing to it as placing ends)."""
+    weighs ``strand_risk`` (growing to it as placing ends). A finished game in which an astronaut was
+    stranded weighs ``stranded`` more (the search levels: being lost is worse than any other defeat)."""
     b0, b1 = rules.breakdown(s, me)["total"], rules.breakdown(s, 1 - me)["total"]
     if s.phase == "over":
         w = rules.winner(s)
-        return (WIN if w == me else -WIN if w == 1 - me else 0.0) + (b0 - b1)
+        # a stranded astronaut is lost: worse than any other way of losing, whatever the points
+        lost = stranded * (s.stranded[1 - me] - s.stranded[me])
+        return (WIN if w == me else -WIN if w == 1 - me else 0.0) + (b0 - b1) + lost
     if s.bonus_for is not None:
         # the bonus phase decides the game: the faster astronaut gains the turns counted so far plus the
         # turns the slower one still needs; ties go to the faster one (A17)
@@ -311,7 +315,7 @@ def evaluate(rules: TomTubeRules, s: TomTubeState, me: int, risk_horizon: int = 
         mine, theirs = min(tour_cost(s, me, horizon=cap), cap), min(tour_cost(s, 1 - me, horizon=cap), cap)
     else:
         mine, theirs = tour_cost(s, me), tour_cost(s, 1 - me)
-    v = (b0 - b1) - ALPHA * mine + ALPHA_OPP * theirs
+    v = (b0 - b1) - ALPHA * mine + alpha_opp * theirs
     if 0 < left < risk_horizon:
         # the board may soon stop changing: an astronaut who could not get home then is stranded
         f = 1.0 - left / risk_horizon
@@ -516,6 +520,9 @@ class Level:
     budget: float
     risk_horizon: int = RISK_HORIZON
     strand_risk: float = STRAND_RISK
+    alpha_opp: float = ALPHA_OPP
+    draw_margin: float = 0.0
+    expectimax: bool = True
 
 
 #: Think-time budgets (CPU seconds of ``time.process_time`` per decision): past it a decision answers
@@ -523,9 +530,13 @@ class Level:
 #: usually finish far below it, so a loaded machine changes neither their time nor their play.
 THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 
+#: medium: the route bot's rule for drawing (a move must gain ``BUILD_VALUE``), each move valued after
+#: the opponent's best move in reply, more placements valued exactly; hard: a draw valued over the
+#: rhombs still face down against the best move, the opponent's tours weighed fully (denial), more
+#: placements valued exactly.
 LEVELS: dict[str, Level] = {
-    "medium": Level(draws=4, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
-    "hard": Level(draws=10, exact=6, replies=True, budget=THINK_BUDGET["hard"]),
+    "medium": Level(draws=0, exact=12, replies=True, budget=THINK_BUDGET["medium"], expectimax=False),
+    "hard": Level(draws=10, exact=12, replies=False, budget=THINK_BUDGET["hard"], alpha_opp=1.0),
 }
 
 
@@ -559,7 +570,7 @@ class SearchBot(RouteBot):
 
     def _eval(self, rules: TomTubeRules, s: TomTubeState, me: int) -> float:
         lv = self.level
-        return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk)
+        return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk, lv.alpha_opp, STRANDED)
 
     def _tick(self) -> None:
         if self.clock() > self._deadline:
@@ -621,34 +632,42 @@ class SearchBot(RouteBot):
 
     def _turn(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
         now = self._eval(rules, s, player)
-        options: list[tuple[float, Action]] = []
         moves = []
         for a in rules.legal_actions(s, player):
             if a["t"] == "move":
                 after, _ev = rules.apply(s, player, a)
                 moves.append((self._eval(rules, after, player) + self._jitter(), a, after))
         moves.sort(key=lambda x: -x[0])
-        ex_after = None
-        if rules.can_exchange(s, player):
-            ex_after, _ev = rules.apply(s, player, {"t": "exchange"})
-            ex_v, ex_move = self._best_move(rules, ex_after, player)
-            if ex_move is not None:
-                options.append((ex_v - 1e-6, {"t": "exchange"}))
-        can_draw = s.bonus_for is None and rules.placeable(s)
+        best = None                     # (value after the reply, value, move)
         try:
             # the best moves first, each after the opponent's reply (the first is always valued)
             for v, a, after in moves[:8]:
-                options.append((self._reply(rules, after, player, v), a))
+                r = self._reply(rules, after, player, v)
+                if best is None or r > best[0]:
+                    best = (r, v, a)
         except _OutOfTime:
-            if not options and moves:
-                options.append(moves[0][:2])
-        if can_draw:
+            if best is None and moves:
+                best = (moves[0][0], moves[0][0], moves[0][1])
+        if rules.can_exchange(s, player):
+            ex_after, _ev = rules.apply(s, player, {"t": "exchange"})
+            ex_v, ex_move = self._best_move(rules, ex_after, player)
+            if ex_move is not None and (best is None or ex_v > best[1] + 1e-9) and ex_v - now > BUILD_VALUE:
+                return {"t": "exchange"}
+        can_draw = s.bonus_for is None and rules.placeable(s)
+        if can_draw and self.level.expectimax:
             dv = self._draw_value(rules, s, player)
-            options.append((now + BUILD_VALUE if dv is None else dv, {"t": "draw"}))
-        if options:
-            return max(options, key=lambda o: o[0])[1]
+            if dv is not None:
+                if best is None or dv - self.level.draw_margin > best[0]:
+                    return {"t": "draw"}
+                return best[2]
+        if best is not None and (not can_draw or best[1] - now > BUILD_VALUE):
+            return best[2]
+        if can_draw:
+            return {"t": "draw"}
         if rules.can_exchange(s, player):
             return {"t": "exchange"}
+        if best is not None:
+            return best[2]
         raise ValueError("no legal action")
 
 
