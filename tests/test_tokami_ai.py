@@ -1,5 +1,6 @@
 """Tokami bots (games/tokami/ai.py): the pile-surface geometry they plan with, legal and deterministic
-decisions, ``cancelled()``, the winning-stick preferences, hand jitter by level, hard against easy.
+decisions, ``cancelled()``, the think budget (an injected clock), the winning-stick preferences, hand
+jitter by level, hard against easy.
 
 Oracles: landing heights worked out by hand from the stick and board sizes, the physics world's own
 overlap test (``TokamiWorld.insert``), the rules' ``check``, and the rules' judgement of what the
@@ -133,7 +134,9 @@ def test_refuse_only_with_a_taboo_stick_and_never_take_it(game):
             assert d["action"]["stick"] != s.taboo
 
 
-def still(): return 0.0     # a clock that never moves: the budget never cuts a decision short
+def still() -> float:
+    """A clock that never moves: the budget never cuts a decision short."""
+    return 0.0
 
 
 def test_same_seed_and_state_give_the_same_decision(game):

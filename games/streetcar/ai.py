@@ -49,6 +49,7 @@ SPECIAL_COST = 18     # ... only a switch or tree tile could fit, none at hand
 EXCHANGE_COST = 13    # adding a track by exchange, with a fitting tile at hand
 EXCHANGE_WAIT = 20    # ... none at hand
 HARD_WIDTH = 8        # tile plays on the plan the hard bot weighs, per tile of its turn
+SCORE_WEIGHT = 0.05   # plan cost per point of a tile play's own score (``_plan_candidates``)
 #: CPU seconds (``time.process_time``) a hard decision may take: past it the tile search answers with
 #: the best play found so far (it usually needs a tenth of that). Easy and medium do not search.
 THINK_BUDGET = 0.5
@@ -453,6 +454,7 @@ class StreetcarBot:
         deadline = self.clock() + THINK_BUDGET
         self.cut = False
         firsts = self._options(rules, s, me, plan, cands)
+        scores = {id(a): sc for sc, a in cands}
         if len(firsts) <= 1 and s.played:
             return firsts[0] if firsts else None
         for k, a in enumerate(firsts):
@@ -477,7 +479,8 @@ class StreetcarBot:
                         after.append(value(n2))
                     if after:
                         total = min(after)
-            key = (total, k)
+            # the plan squares' own merits (a stop sign claimed, track joined) break near ties
+            key = (total - SCORE_WEIGHT * scores.get(id(a), 0.0), k)
             if best is None or key < best[0]:
                 best = (key, a)
         return None if best is None else best[1]

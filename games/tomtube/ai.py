@@ -1,6 +1,6 @@
-"""Tom Tube bots (specs/tomtube.md "Bot").
+"""Tom Tube bots (specs/tomtube.md "Bot"): levels easy, medium and hard, and a random mover.
 
-``bot`` (:class:`RouteBot`) plans its astronaut's tour - its own solar modules still holding a solar
+``easy`` (:class:`RouteBot`; ``bot`` is its old name, still read) plans its astronaut's tour - its own solar modules still holding a solar
 counter, in the better order, then home - over a *route graph* of the board: the tubes already there
 (own, neutral and printed tubes cheap, the other colour dearer because it costs a control counter),
 plus the tubes that rhombs could still bring (space edges and long diagonals over free triangles), plus
@@ -18,8 +18,15 @@ a little per free triangle around it, since it has to be completed before anyone
 * Filling isolated triangles: each piece and rotation is valued exactly; offered the other player's
   triangles, it always fills (research A6).
 
+``medium`` and ``hard`` (:class:`SearchBot`, ``LEVELS``) decide their turn by search from
+``rules.observe`` of their seat: a move is valued after the opponent's best move in reply (medium), a
+draw by its expected value over the rhombs still face down, each placed where it is worth most (hard);
+a finished game with a stranded astronaut is worse for them than any other defeat. They read the CPU
+clock against ``THINK_BUDGET`` and answer with the best choice so far when it runs out.
+
 ``random`` is :class:`sim.ai.RandomAgent`: a uniformly random legal action.
-Agents are seeded and never read the clock, so a bot game replays from its seed.
+Agents are seeded; easy and random never read the clock, so their games replay from the seed (a search
+level's too, unless its budget cut a decision short).
 """
 from __future__ import annotations
 
