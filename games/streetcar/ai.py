@@ -49,7 +49,7 @@ SPECIAL_COST = 18     # ... only a switch or tree tile could fit, none at hand
 EXCHANGE_COST = 13    # adding a track by exchange, with a fitting tile at hand
 EXCHANGE_WAIT = 20    # ... none at hand
 HARD_WIDTH = 8        # tile plays on the plan the hard bot weighs, per tile of its turn
-SCORE_WEIGHT = 0.05   # plan cost per point of a tile play's own score (``_plan_candidates``)
+SCORE_WEIGHT = 0.3    # plan cost per point of a tile play's own score (``_plan_candidates``)
 #: CPU seconds (``time.process_time``) a hard decision may take: past it the tile search answers with
 #: the best play found so far (it usually needs a tenth of that). Easy and medium do not search.
 THINK_BUDGET = 0.5
