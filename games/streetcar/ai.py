@@ -50,8 +50,9 @@ EXCHANGE_COST = 13    # adding a track by exchange, with a fitting tile at hand
 EXCHANGE_WAIT = 20    # ... none at hand
 HARD_WIDTH = 8        # tile plays on the plan the hard bot weighs, per tile of its turn
 SCORE_WEIGHT = 0.3    # plan cost per point of a tile play's own score (``_plan_candidates``)
-#: CPU seconds (``time.process_time``) a hard decision may take: past it the tile search answers with
-#: the best play found so far (it usually needs a tenth of that). Easy and medium do not search.
+#: CPU seconds (of the thinking thread, ``time.thread_time``) a hard decision may take: past it the
+#: tile search answers with the best play found so far (it usually needs a tenth of that). Easy and
+#: medium do not search.
 THINK_BUDGET = 0.5
 
 _BASIC = frozenset(m for t in (STRAIGHT, CURVE) for m in ORIENT[t])
@@ -267,7 +268,7 @@ class StreetcarBot:
         self.level = level
         self.name = level
         self.rng = random.Random(f"streetcar/{level}/{seed}")
-        self.clock = clock or time.process_time
+        self.clock = clock or time.thread_time
         #: whether the last tile search ran out of time
         self.cut = False
 

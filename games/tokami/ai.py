@@ -31,12 +31,13 @@ turn.
 placement x and angle, the drop clearance, the path of a drawn stick. The bot never simulates the noisy
 plan it returns, so it can fail like a person.
 
-Think time: each level has a budget of CPU seconds per decision (``THINK_BUDGET``, read with
-``time.process_time`` so a loaded machine changes neither the time nor the play). A simulation is only
-started when it is expected to end within the budget (its cost is the mean of those run so far); the
-candidates are simulated best-first, the best placement of every stick before the second of any, and
-the jittered re-simulations get what exploring left (exploring stops at ``EXPLORE_SHARE`` of the
-budget). ``cancelled()`` is checked before every simulation too; the best plan found so far is returned.
+Think time: each level has a budget of CPU seconds per decision (``THINK_BUDGET``), read with
+``time.thread_time``: the CPU time of the thinking thread, so neither a loaded machine nor the screen's
+thread eats into it. A simulation is only started when it is expected to end within the budget (its
+cost is the mean of those run so far); the candidates are simulated best-first, the best placement of
+every stick before the second of any, and the jittered re-simulations get what exploring left
+(exploring stops at ``EXPLORE_SHARE`` of the budget). ``cancelled()`` is checked before every
+simulation too; the best plan found so far is returned.
 
 Determinism: every random choice comes from a ``random.Random`` seeded with (seed, seat, level, state)
 (never the wall clock, never global random state), so a decision depends only on those and, when the
@@ -372,7 +373,7 @@ class TokamiBot:
 
     :meth:`decide` is the whole interface for a screen or selfplay; :meth:`select_action` makes it an
     Agent (``sim.ai.Agent``) for code that only wants the rules action (the plan is kept in
-    :attr:`plan`). ``clock`` (seconds of CPU, default ``time.process_time``) measures the think time
+    :attr:`plan`). ``clock`` (seconds of CPU, default ``time.thread_time``) measures the think time
     against ``THINK_BUDGET[level]``. ``ValueError`` for an unknown level."""
 
     def __init__(self, seat: int, level: str, seed: int = 0, clock: Callable[[], float] | None = None):
@@ -387,7 +388,7 @@ class TokamiBot:
         self.plan: list | None = None
         #: simulations run by the last decision
         self.simulations = 0
-        self.clock = clock or time.process_time
+        self.clock = clock or time.thread_time
         self.budget = THINK_BUDGET[level]
         self._start = 0.0
         self._sim_time = 0.0

@@ -1,10 +1,10 @@
 """Tom Tube bots (specs/tomtube.md "Bot"): levels easy, medium and hard, and a random mover.
 
-``easy`` (:class:`RouteBot`; ``bot`` is its old name, still read) plans its astronaut's tour - its own solar modules still holding a solar
-counter, in the better order, then home - over a *route graph* of the board: the tubes already there
-(own, neutral and printed tubes cheap, the other colour dearer because it costs a control counter),
-plus the tubes that rhombs could still bring (space edges and long diagonals over free triangles), plus
-space jumps along space edges (an energy counter each). Entering a sphere that is not complete yet costs
+``easy`` (:class:`RouteBot`; ``bot`` is its old name, still read) plans its astronaut's tour - its
+own solar modules still holding a solar counter, in the better order, then home - over a *route
+graph* of the board: the tubes already there (own, neutral and printed tubes cheap, the other colour
+dearer because it costs a control counter), plus the tubes that rhombs could still bring (space edges
+and long diagonals over free triangles), plus space jumps along space edges (an energy counter each). Entering a sphere that is not complete yet costs
 a little per free triangle around it, since it has to be completed before anyone may stop or pass there.
 
 * Moving: each legal move is applied and the position valued as points (counters on the base, solar
@@ -532,9 +532,10 @@ class Level:
     expectimax: bool = True
 
 
-#: Think-time budgets (CPU seconds of ``time.process_time`` per decision): past it a decision answers
-#: with the best choice found so far. About 1 s at hard, less below (a person's patience); the bots
-#: usually finish far below it, so a loaded machine changes neither their time nor their play.
+#: Think-time budgets (CPU seconds per decision, of the thinking thread: ``time.thread_time``, so neither
+#: a loaded machine nor the screen's own thread eats into them): past it a decision answers with the
+#: best choice found so far. About 1 s at hard, less below (a person's patience); the bots usually
+#: finish far below it, so their play does not depend on the machine.
 THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 
 #: medium: the route bot's rule for drawing (a move must gain ``BUILD_VALUE``), each move valued after
@@ -558,13 +559,13 @@ class SearchBot(RouteBot):
     ``replies`` every choice is valued after the opponent's best move in reply. The position is valued
     by :func:`evaluate` (points, the tours to the solar modules and home, the bonus phase, stranding).
     The bot sees only ``rules.observe`` of its seat; the think time is bounded by ``level.budget`` CPU
-    seconds (``clock``, default ``time.process_time``), past which the best choice so far is taken."""
+    seconds (``clock``, default ``time.thread_time``), past which the best choice so far is taken."""
 
     def __init__(self, seed: int = 0, level: str = "hard", clock: Callable[[], float] | None = None):
         super().__init__(seed)
         self.level = LEVELS[level]
         self.name = level
-        self.clock = clock or time.process_time
+        self.clock = clock or time.thread_time
         self._deadline = INF
         #: whether the last decision ran out of time
         self.cut = False
