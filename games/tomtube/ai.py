@@ -357,6 +357,10 @@ class RouteBot:
     def _eval(self, rules: TomTubeRules, s: TomTubeState, me: int) -> float:
         return evaluate(rules, s, me)
 
+    def _late(self) -> bool:
+        """Whether the think budget is spent (the route bot has none)."""
+        return False
+
     def _jitter(self) -> float:
         return self.rng.random() * 1e-6
 
@@ -421,6 +425,8 @@ class RouteBot:
         # near the end every placement is valued exactly: the stranding risk is not in the first-order score
         exact = scored if placements_left(s) < RISK_HORIZON else scored[:exact_n]
         for _approx, slot, flip in exact:
+            if best is not None and self._late():
+                break
             a = {"t": "place", "slot": slot, "flip": flip}
             after, _ev = rules.apply(s, player, a)
             v = self._eval(rules, after, player) + self._jitter()
@@ -580,6 +586,12 @@ class SearchBot(RouteBot):
         lv = self.level
         return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk, lv.alpha_opp, STRANDED)
 
+    def _late(self) -> bool:
+        if self.clock() > self._deadline:
+            self.cut = True
+            return True
+        return False
+
     def _tick(self) -> None:
         if self.clock() > self._deadline:
             self.cut = True
@@ -642,7 +654,7 @@ class SearchBot(RouteBot):
         now = self._eval(rules, s, player)
         moves = []
         for a in rules.legal_actions(s, player):
-            if a["t"] == "move":
+            if a["t"] == "move" and not (moves and self._late()):
                 after, _ev = rules.apply(s, player, a)
                 moves.append((self._eval(rules, after, player) + self._jitter(), a, after))
         moves.sort(key=lambda x: -x[0])
