@@ -154,8 +154,9 @@ def test_bots_decide_only_from_what_their_seat_sees():
                       for i, st in enumerate(s.seats))
         other = replace(s, seats=seats, lines_left=(), cards_left=())
         for level in ("easy", "medium", "hard"):
-            a1 = StreetcarBot(level, 3).select_action(R, s, me)
-            a2 = StreetcarBot(level, 3).select_action(R, other, me)
+            # a clock that never moves: the hard bot's budget never cuts its search short
+            a1 = StreetcarBot(level, 3, clock=lambda: 0.0).select_action(R, s, me)
+            a2 = StreetcarBot(level, 3, clock=lambda: 0.0).select_action(R, other, me)
             assert a1 == a2
         checked += 1
     assert checked >= 6

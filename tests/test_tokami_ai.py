@@ -1,5 +1,6 @@
 """Tokami bots (games/tokami/ai.py): the pile-surface geometry they plan with, legal and deterministic
-decisions, ``cancelled()``, the winning-stick preferences, hand jitter by level, hard against easy.
+decisions, ``cancelled()``, the think budget (an injected clock), the winning-stick preferences, hand
+jitter by level, hard against easy.
 
 Oracles: landing heights worked out by hand from the stick and board sizes, the physics world's own
 overlap test (``TokamiWorld.insert``), the rules' ``check``, and the rules' judgement of what the
@@ -133,15 +134,38 @@ def test_refuse_only_with_a_taboo_stick_and_never_take_it(game):
             assert d["action"]["stick"] != s.taboo
 
 
+def still() -> float:
+    """A clock that never moves: the budget never cuts a decision short."""
+    return 0.0
+
+
 def test_same_seed_and_state_give_the_same_decision(game):
     s = game[3]
-    a = make_bot(s.player, "medium", 4)
-    b = make_bot(s.player, "medium", 4)
+    a = make_bot(s.player, "medium", 4, clock=still)
+    b = make_bot(s.player, "medium", 4, clock=still)
     first = json.dumps(a.decide(s), sort_keys=True)
     assert json.dumps(b.decide(s), sort_keys=True) == first
     assert json.dumps(a.decide(s), sort_keys=True) == first          # no memory between decisions
     # another seed gives other hand noise
-    assert json.dumps(make_bot(s.player, "medium", 5).decide(s), sort_keys=True) != first
+    assert json.dumps(make_bot(s.player, "medium", 5, clock=still).decide(s), sort_keys=True) != first
+
+
+def test_the_think_budget_cuts_a_decision_short_with_a_legal_answer(game):
+    s = game[1]
+    full = make_bot(s.player, "hard", 1, clock=still).decide(s)
+    assert full["simulations"] > 3
+    ticks = []
+
+    def slow() -> float:      # every reading is a quarter of a second later: one simulation fills the budget
+        ticks.append(1)
+        return 0.25 * len(ticks)
+
+    bot = make_bot(s.player, "hard", 1, clock=slow)
+    d = bot.decide(s)
+    assert 1 <= d["simulations"] < full["simulations"]
+    R.check(s, s.player, d["action"])
+    carry_out(s, d)
+    assert ai.THINK_BUDGET["easy"] < ai.THINK_BUDGET["medium"] < ai.THINK_BUDGET["hard"] <= 1.0
 
 
 def test_cancelled_is_honoured(game):

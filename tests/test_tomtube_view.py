@@ -132,7 +132,8 @@ def settle(app, scene, until, frames=120):
 def test_spec_is_registered_with_seats_and_levels():
     spec = get_spec("tomtube")
     assert spec is SPEC and spec.title == "Tom Tube" and spec.players == "2"
-    assert spec.levels == ("bot", "random") and spec.default_players == ("human", "bot")
+    assert spec.levels[:4] == ("easy", "medium", "hard", "random") and "bot" in spec.levels
+    assert spec.default_players == ("human", "bot:medium")
     assert spec.seated and not spec.realtime and spec.rules_text.name == "rules.md"
     cfg = check_setup(spec.make_rules(), {"seats": ["bot:random", "human"], "extra_energy": [1, 0]})
     assert cfg["seats"] == ["bot:random", "human"] and cfg["extra_energy"] == [1, 0]
@@ -149,7 +150,7 @@ def test_play_command_with_the_beginner_flags(playtable_home):
                      "--beginner-energy", "2", "--no-aliens"]) == 0
     m = record.load(autosave_path())
     assert m.rules.info.name == "tomtube" and m.seed == 1
-    assert [x.text() for x in m.seats] == ["human", "bot:bot"]
+    assert [x.text() for x in m.seats] == ["human", "bot:easy"]
     assert m.config["extra_energy"] == [2, 0] and m.config["alien_control"] is False
     # rulebook "Getting Started" + "Playing with Beginners": one energy counter each, two more for Tom
     assert m.states[0].supply[0][0] == 3 and m.states[0].supply[1][0] == 1
@@ -177,7 +178,7 @@ def test_selfplay_json_lines_replay_with_their_score_breakdown(capsys, tmp_path)
         res = g["outcome"]
         # the seats rotate, the beginner's energy with the first player listed
         assert [f"bot:{s['level']}" for s in g["record"]["seats"]] == g["seats"] == \
-            [["bot:bot", "bot:random"], ["bot:random", "bot:bot"]][k]
+            [["bot:easy", "bot:random"], ["bot:random", "bot:easy"]][k]
         assert g["record"]["config"]["extra_energy"] == [[1, 0], [0, 1]][k]
         for p in (0, 1):   # rulebook "Evaluation": 1, 2, 5, 5 points, 1 per bonus turn
             b = res["breakdown"][p]
@@ -213,7 +214,7 @@ def test_setup_dialog_reaches_every_option(app):
     app.audio.play = lambda name: None
     dlg = app.push(make_setup_scene(app, SPEC))
     app.step([], STEP)
-    assert dlg.seats == ["human", "bot:bot"]      # the spec's plain "bot" is the route bot
+    assert dlg.seats == ["human", "bot:medium"]
 
     def button(row_label, label):
         rows = dict(zip((o.label for o in dlg.options), dlg.option_rows))
@@ -225,8 +226,8 @@ def test_setup_dialog_reaches_every_option(app):
     assert button("Extra energy", "Dave +1")       # either player may be the beginner
     for row, label in (("Extra energy", "Tom +2"), ("Aliens", "Off"), ("First turn", "Dave")):
         click(app, button(row, label).rect.center)
-    assert [b.label for b in dlg.seat_rows[1][0]] == ["Human", "✓ Bot", "Random"]
-    click(app, dlg.seat_rows[1][0][2].rect.center)   # P2 (Dave): the random player
+    assert [b.label for b in dlg.seat_rows[1][0]] == ["Human", "Easy", "✓ Medium", "Hard", "Random"]
+    click(app, dlg.seat_rows[1][0][4].rect.center)   # P2 (Dave): the random player
     assert dlg.error is None, dlg.error
     assert "Tom launches with 3 energy counters" in dlg.info
     click(app, dlg.b_start.rect.center)

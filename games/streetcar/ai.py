@@ -30,9 +30,10 @@ from __future__ import annotations
 import heapq
 import itertools
 import random
+import time
 from dataclasses import replace
 
-from sim.core.rules import Action
+from sim.core.rules import Action, IllegalAction
 
 from . import route as R
 from .data import CURVE, STRAIGHT
@@ -47,6 +48,12 @@ DRAW_COST = 12        # ... a straight or curve would fit but none is at hand
 SPECIAL_COST = 18     # ... only a switch or tree tile could fit, none at hand
 EXCHANGE_COST = 13    # adding a track by exchange, with a fitting tile at hand
 EXCHANGE_WAIT = 20    # ... none at hand
+HARD_WIDTH = 8        # tile plays on the plan the hard bot weighs, per tile of its turn
+SCORE_WEIGHT = 0.3    # plan cost per point of a tile play's own score (``_plan_candidates``)
+#: CPU seconds (of the thinking thread, ``time.thread_time``) a hard decision may take: past it the
+#: tile search answers with the best play found so far (it usually needs a tenth of that). Easy and
+#: medium do not search.
+THINK_BUDGET = 0.5
 
 _BASIC = frozenset(m for t in (STRAIGHT, CURVE) for m in ORIENT[t])
 
@@ -252,14 +259,18 @@ def plan_route(board: Board, line: int, stops: str, hand: tuple[int, ...] | list
 
 
 class StreetcarBot:
-    """A Streetcar bot of level ``easy``, ``medium`` or ``hard`` (seeded; it never reads the clock)."""
+    """A Streetcar bot of level ``easy``, ``medium`` or ``hard`` (seeded; only the hard tile search
+    reads ``clock``, CPU seconds by default, against ``THINK_BUDGET``)."""
 
-    def __init__(self, level: str = "medium", seed: int = 0):
+    def __init__(self, level: str = "medium", seed: int = 0, clock=None):
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
         self.level = level
         self.name = level
         self.rng = random.Random(f"streetcar/{level}/{seed}")
+        self.clock = clock or time.thread_time
+        #: whether the last tile search ran out of time
+        self.cut = False
 
     # ------------------------------------------------------------------ entry point
     def select_action(self, rules: StreetcarRules, state: State, player: int) -> Action:
@@ -294,6 +305,10 @@ class StreetcarBot:
             if a is not None:
                 return a
         cands = self._plan_candidates(rules, s, me, plan) if plan else []
+        if self.level == "hard" and plan is not None:
+            a = self._search_tiles(rules, s, me, plan, cands)
+            if a is not None:
+                return a
         if cands:
             if self.level == "hard" and len(cands) > 1:
                 return self._best_by_replan(rules, s, me, cands, plan)
@@ -404,11 +419,79 @@ class StreetcarBot:
                 best = (key, a)
         return best[1]
 
+    def _options(self, rules, s: State, me: int, plan: Plan, cands) -> list[Action]:
+        """The tile plays the hard bot weighs: the best ``HARD_WIDTH`` on the plan, a fetch of a
+        missing straight or curve, and a harmless play of each kind of tile it may play (which tiles it
+        keeps for the route matters)."""
+        out = [a for _score, a in cands[:HARD_WIDTH]]
+        if s.played == 0:
+            a = self._fetch(rules, s, me, plan)
+            if a is not None:
+                out.append(a)
+        seen = set()
+        for h, tile in self._sources(rules, s, me):
+            if (h == me, tile) in seen:
+                continue
+            seen.add((h == me, tile))
+            a = self._harmless(rules, s, me, plan, only=(h, tile))
+            if a is not None:
+                out.append(a)
+        return out
+
+    def _search_tiles(self, rules, s: State, me: int, plan: Plan, cands) -> Action | None:
+        """The hard bot's tile: every option (:meth:`_options`) and, for the first tile of a turn, every
+        second tile after it, valued by the cost of the cheapest plan left (which counts the tiles at
+        hand that fit it); a plan that can be completed by starting now wins outright. None when
+        there is nothing to weigh."""
+        st = s.seats[me]
+
+        def value(state: State) -> float:
+            if rules.route_complete(state, me):
+                return -1.0
+            p = plan_route(state.board, st.line, st.stops, self._usable(rules, state, me))
+            return float(p.cost) if p is not None else 1e6
+
+        best = None
+        deadline = self.clock() + THINK_BUDGET
+        self.cut = False
+        firsts = self._options(rules, s, me, plan, cands)
+        scores = {id(a): sc for sc, a in cands}
+        if len(firsts) <= 1 and s.played:
+            return firsts[0] if firsts else None
+        for k, a in enumerate(firsts):
+            if best is not None and self.clock() > deadline:
+                self.cut = True
+                break
+            try:
+                ns = self._after_tile(rules, s, me, a)
+            except IllegalAction:
+                continue
+            total = value(ns)
+            if s.played == 0 and total > 0:
+                p2 = plan_route(ns.board, st.line, st.stops, self._usable(rules, ns, me))
+                if p2 is not None:
+                    second = self._options(rules, ns, me, p2, self._plan_candidates(rules, ns, me, p2))
+                    after = []
+                    for a2 in second:
+                        try:
+                            n2 = self._after_tile(rules, ns, me, a2)
+                        except IllegalAction:
+                            continue
+                        after.append(value(n2))
+                    if after:
+                        total = min(after)
+            # the plan squares' own merits (a stop sign claimed, track joined) break near ties
+            key = (total - SCORE_WEIGHT * scores.get(id(a), 0.0), k)
+            if best is None or key < best[0]:
+                best = (key, a)
+        return None if best is None else best[1]
+
     @staticmethod
     def _after_tile(rules, s: State, me: int, a: Action) -> State:
         p = rules._parse_tile(s, me, a)
         seats = rules._hands_after(s, me, p.hand, p.tile, None if p.old is None else (p.old, 0))
-        return replace(s, board=p.board, seats=tuple(seats), played=s.played + 1)
+        return replace(s, board=p.board, seats=tuple(seats), played=s.played + 1, first=p.cell,
+                       pending=p.pending, fix=p.fix)
 
     def _random_play(self, rules, s: State, me: int) -> Action | None:
         srcs = self._sources(rules, s, me)
@@ -467,9 +550,10 @@ class StreetcarBot:
                             best = (key, a)
         return None if best is None else best[1]
 
-    def _harmless(self, rules, s: State, me: int, plan: Plan | None) -> Action | None:
+    def _harmless(self, rules, s: State, me: int, plan: Plan | None, only=None) -> Action | None:
         """A legal placement two squares or more away from the plan (and from the empty squares beside
-        the bot's buildings that still lack a sign); the farthest such square first."""
+        the bot's buildings that still lack a sign); the farthest such square first (``only``: of that
+        (hand, tile))."""
         board = s.board
         avoid = set(plan.cells) if plan else set()
         st = s.seats[me]
@@ -486,6 +570,8 @@ class StreetcarBot:
         # and tiles we are unlikely to need first: trees and switches before straights and curves
         own_first = s.pile_size > 0
         srcs.sort(key=lambda ht: ((ht[0] == me) != own_first, ht[1] in (STRAIGHT, CURVE)))
+        if only is not None:
+            srcs = [only]
         empties = [c for c in BOARD_CELLS if board.cells[c] < 0 and c not in BUILDING_AT and c not in near]
         self.rng.shuffle(empties)
         avoid_xy = [xy_of(c) for c in avoid] or [(6, 6)]
@@ -578,7 +664,7 @@ class StreetcarBot:
         return {"t": "roll"} if expect < now - margin else {"t": "stop"}
 
 
-def make_bot(seat: int, level: str, seed: int = 0) -> StreetcarBot:
-    """A bot for ``seat`` (its decisions take the seat from the match) of ``level``; raises
-    ``ValueError`` for an unknown level."""
-    return StreetcarBot(level, seed * 10 + seat)
+def make_bot(seat: int, level: str, seed: int = 0, clock=None) -> StreetcarBot:
+    """A bot for ``seat`` (its decisions take the seat from the match) of ``level`` (``clock``: see
+    :class:`StreetcarBot`); raises ``ValueError`` for an unknown level."""
+    return StreetcarBot(level, seed * 10 + seat, clock)

@@ -31,10 +31,18 @@ turn.
 placement x and angle, the drop clearance, the path of a drawn stick. The bot never simulates the noisy
 plan it returns, so it can fail like a person.
 
-Determinism: a decision depends only on (seed, seat, level, state): every random choice comes from a
-``random.Random`` seeded with those (never the wall clock, never global random state). ``cancelled()``
-is checked before every simulation; the best plan found so far is returned. Think time is bounded by
-the number of simulations (each about 0.05-0.15 s of CPU).
+Think time: each level has a budget of CPU seconds per decision (``THINK_BUDGET``), read with
+``time.thread_time``: the CPU time of the thinking thread, so neither a loaded machine nor the screen's
+thread eats into it. A simulation is only started when it is expected to end within the budget (its
+cost is the mean of those run so far); the candidates are simulated best-first, the best placement of
+every stick before the second of any, and the jittered re-simulations get what exploring left
+(exploring stops at ``EXPLORE_SHARE`` of the budget). ``cancelled()`` is checked before every
+simulation too; the best plan found so far is returned.
+
+Determinism: every random choice comes from a ``random.Random`` seeded with (seed, seat, level, state)
+(never the wall clock, never global random state), so a decision depends only on those and, when the
+budget cuts it short, on how many simulations fitted in it (an injected ``clock`` makes that
+reproducible).
 
 Units: mm, rad, s; y up; origin at the crossing of the X.
 """
@@ -44,6 +52,7 @@ import hashlib
 import json
 import math
 import random
+import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
@@ -93,6 +102,12 @@ LEVELS: dict[str, Level] = {
     "hard": Level(sticks=8, per_stick=3, draws=5, checks=2, finalists=3, jitter_mm=1.0, jitter_deg=1.0,
                   margin=6.0, tolerance=3.0, pick_noise=0.3, pull=35.0, overconfidence=0.0),
 }
+
+#: CPU seconds a decision may take, by level (a person's patience: about 1 s at most at hard, less
+#: below); see the module doc, "Think time".
+THINK_BUDGET = {"easy": 0.3, "medium": 0.55, "hard": 0.85}
+#: Share of the budget that simulating the candidates may use; the rest is for the re-simulations.
+EXPLORE_SHARE = 0.7
 
 #: Column spacing (mm) of the sampled pile surface.
 GRID = 0.5
@@ -358,9 +373,10 @@ class TokamiBot:
 
     :meth:`decide` is the whole interface for a screen or selfplay; :meth:`select_action` makes it an
     Agent (``sim.ai.Agent``) for code that only wants the rules action (the plan is kept in
-    :attr:`plan`). ``ValueError`` for an unknown level."""
+    :attr:`plan`). ``clock`` (seconds of CPU, default ``time.thread_time``) measures the think time
+    against ``THINK_BUDGET[level]``. ``ValueError`` for an unknown level."""
 
-    def __init__(self, seat: int, level: str, seed: int = 0):
+    def __init__(self, seat: int, level: str, seed: int = 0, clock: Callable[[], float] | None = None):
         if level not in LEVELS:
             raise ValueError(f"unknown Tokami bot level {level!r} (easy, medium or hard)")
         self.seat = int(seat)
@@ -372,6 +388,10 @@ class TokamiBot:
         self.plan: list | None = None
         #: simulations run by the last decision
         self.simulations = 0
+        self.clock = clock or time.thread_time
+        self.budget = THINK_BUDGET[level]
+        self._start = 0.0
+        self._sim_time = 0.0
 
     # ------------------------------------------------------------------ public
     def decide(self, state: Any, cancelled: Callable[[], bool] = lambda: False) -> dict:
@@ -388,6 +408,8 @@ class TokamiBot:
         if state.player != self.seat:
             raise ValueError(f"it is player {state.player}'s move, not seat {self.seat}'s")
         self.simulations = 0
+        self._sim_time = 0.0
+        self._start = self.clock()
         out = self._raise(state, cancelled) if phase == "turn" else self._winning(state, cancelled)
         self.plan = out.get("plan")
         out["simulations"] = self.simulations
@@ -406,15 +428,26 @@ class TokamiBot:
         digest = hashlib.sha256(key.encode()).hexdigest()[:32]
         return random.Random(f"tokami/{self.seed}/{self.seat}/{self.level}/{stream}/{digest}")
 
+    def _over(self, share: float) -> bool:
+        """Whether one more simulation (as long as the mean so far) would end past ``share`` of the
+        budget; never before the first simulation of a decision."""
+        if not self.simulations:
+            return False
+        mean = self._sim_time / self.simulations
+        return self.clock() - self._start + mean > self.budget * share
+
     def _simulate(self, state: Any, cand: _Candidate, plan: list | None = None) -> dict | None:
         """The PHYSICS action of running the plan (``driver.run_plan`` in a fresh world), or None when
         the driver refuses an input of it (that plan is then judged a failure)."""
         self.simulations += 1
+        t0 = self.clock()
         try:
             return driver.run_plan(state, cand.plan if plan is None else plan, stick=cand.stick,
                                    pile=self.belief())
         except ValueError:
             return None
+        finally:
+            self._sim_time += self.clock() - t0
 
     # ------------------------------------------------------------------ raise
     def _raise(self, state: Any, cancelled: Callable[[], bool]) -> dict:
@@ -427,19 +460,18 @@ class TokamiBot:
         ranked = sorted(takeable, key=lambda i: (loads.get(i, 1.0) + (3.0 if not liftable[i] else 0.0)
                                                  + rng.random() * cfg.pick_noise, i))
         surface = Surface(state.poses)
-        cands: list[_Candidate] = []
-        tried = 0
+        per: list[list[_Candidate]] = []
         for sid in ranked:
-            if tried >= cfg.sticks:
+            if len(per) >= cfg.sticks:
                 break
             found = self._raise_candidates(state, surface, sid, liftable[sid], rng)
-            if not found:
-                continue
-            tried += 1
-            cands += found[:cfg.per_stick]
+            if found:
+                per.append(found[:cfg.per_stick])
+        # best-first for an answer at any time: the best placement of every stick, then the second...
+        cands = [c for k in range(cfg.per_stick) for found in per if k < len(found) for c in found[k:k + 1]]
         done: list[_Candidate] = []
         for c in cands:
-            if cancelled():
+            if cancelled() or self._over(EXPLORE_SHARE):
                 break
             act = self._simulate(state, c)
             c.outcome = REFUSED if act is None else judge_raise(state, c.stick, act)
@@ -574,7 +606,9 @@ class TokamiBot:
         for c in good[:self.cfg.finalists]:
             c.checked = []
             for k in range(self.cfg.checks):
-                if cancelled():
+                if cancelled() or self._over(1.0):
+                    if not c.checked:
+                        c.checked = None                 # not re-simulated at all
                     return
                 plan = self._jitter(state, c, stream=f"check{k}")
                 act = self._simulate(state, c, plan)
@@ -606,7 +640,7 @@ class TokamiBot:
                 cands.append(_Candidate(sid, plan, "draw"))
         done: list[_Candidate] = []
         for c in cands:
-            if cancelled():
+            if cancelled() or self._over(EXPLORE_SHARE):
                 break
             act = self._simulate(state, c)
             c.outcome = REFUSED if act is None else judge_draw(state, c.stick, act, value(c.stick))
@@ -651,7 +685,8 @@ class TokamiBot:
         return None
 
 
-def make_bot(seat: int, level: str, seed: int = 0) -> TokamiBot:
+def make_bot(seat: int, level: str, seed: int = 0, clock: Callable[[], float] | None = None) -> TokamiBot:
     """A :class:`TokamiBot` for ``seat`` at ``level`` ("easy", "medium" or "hard") seeded with ``seed``
-    (the GameSpec ``make_bot`` hook). ``ValueError`` for an unknown level."""
-    return TokamiBot(seat, level, seed)
+    (the GameSpec ``make_bot`` hook); ``clock`` as for :class:`TokamiBot`. ``ValueError`` for an
+    unknown level."""
+    return TokamiBot(seat, level, seed, clock)

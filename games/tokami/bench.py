@@ -6,9 +6,9 @@ time while dragging).
 
 * the physics step cost (µs per 1/240 s step) of the crisscross cube with sleeping switched off, so all
   36 sticks stay awake the whole time (research/tokami.md §4 measured 211-226 µs at 20 iterations);
-* the bots' think time per decision by level (mean and max, CPU seconds and wall seconds): each level
-  decides the raise and the winning stick on the full settled pile and on two later positions (reached
-  by easy bots playing a few turns).
+* the bots' think time per decision by level (mean, p95 and max, CPU seconds and wall seconds, and the
+  level's budget): each level decides the raise and the winning stick on the full settled pile and on
+  six later positions (reached by easy bots playing a few turns).
 
 The screen's frame time while dragging a stick comes from ``view.frame_times`` (``sim.app.framebench``),
 printed after these by the game's ``bench`` hook.
@@ -26,7 +26,7 @@ from sim.core.match import Match
 from sim.core.rules import PHYSICS
 
 from . import driver, model
-from .ai import LEVELS, make_bot
+from .ai import LEVELS, THINK_BUDGET, make_bot
 from .rules import TokamiRules
 from .world import SETTINGS, TokamiWorld
 
@@ -46,7 +46,7 @@ def bench_step(out: Callable[[str], None], steps: int = 1200) -> float:
     return us
 
 
-def positions(seed: int = 4, turns: tuple[int, ...] = (0, 6, 14)) -> list[Any]:
+def positions(seed: int = 4, turns: tuple[int, ...] = (0, 3, 6, 10, 14, 18, 22)) -> list[Any]:
     """States in phase turn after the given numbers of turns of easy bots (0: the settled cube); the
     physics is driven as in selfplay (``selfplay.TokamiSelfplay.actor``)."""
     from .selfplay import TokamiSelfplay
@@ -72,7 +72,8 @@ def positions(seed: int = 4, turns: tuple[int, ...] = (0, 6, 14)) -> list[Any]:
 def bench_think(out: Callable[[str], None], states: list[Any] | None = None) -> dict[str, dict[str, float]]:
     """Think time per decision by level on ``states`` (default :func:`positions`): each level decides
     the raise, and if its raise succeeds (the plan run through the driver), the winning stick. Prints one
-    line per level; returns ``{level: {"mean", "max", "wall_mean", "wall_max", "decisions"}}``."""
+    line per level; returns ``{level: {"mean", "p95", "max", "wall_mean", "wall_max", "decisions",
+    "budget"}}`` (CPU seconds but the wall ones; p95 by nearest rank)."""
     rules = TokamiRules()
     states = positions() if states is None else states
     figures: dict[str, dict[str, float]] = {}
@@ -93,10 +94,14 @@ def bench_think(out: Callable[[str], None], states: list[Any] | None = None) -> 
                 state, _ev = rules.apply(after, PHYSICS, driver.run_plan(after, d["plan"]))
                 if state.phase != "winning":
                     break
-        figures[level] = {"mean": sum(cpu) / len(cpu), "max": max(cpu), "wall_mean": sum(wall) / len(wall),
-                          "wall_max": max(wall), "decisions": len(cpu)}
+        ranked = sorted(cpu)
+        p95 = ranked[min(len(ranked) - 1, math.ceil(0.95 * len(ranked)) - 1)]     # nearest rank
+        figures[level] = {"mean": sum(cpu) / len(cpu), "p95": p95, "max": max(cpu),
+                          "wall_mean": sum(wall) / len(wall), "wall_max": max(wall), "decisions": len(cpu),
+                          "budget": THINK_BUDGET[level]}
         f = figures[level]
-        out(f"tokami: {level} bot think time per decision: {f['mean']:.2f} s mean, {f['max']:.2f} s max CPU "
+        out(f"tokami: {level} bot think time per decision: {f['mean']:.2f} s mean, {f['p95']:.2f} s p95, "
+            f"{f['max']:.2f} s max CPU (budget {f['budget']:.2f} s) "
             f"({f['wall_mean']:.2f} / {f['wall_max']:.2f} s wall; {len(cpu)} decisions on piles of "
             f"{', '.join(str(len(s.poses)) for s in states)} sticks)")
     return figures

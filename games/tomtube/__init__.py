@@ -6,8 +6,9 @@ and ``bench`` the headless tools, ``draw`` and ``view`` the screen and its set-u
 the in-app rules text.
 
 ``SPEC`` registers the game: two seats, seat 0 Tom (orange, top base) and seat 1 Dave (red, bottom
-base), each "human", "bot:bot" (the route-planning bot; a plain ``bot`` on the command line) or
-"bot:random" (uniformly random legal actions). The game's flags for ``playtable play`` / ``selfplay``
+base), each "human" or a bot: "bot:easy" (the route-planning bot; "bot:bot", its old name, and a
+plain ``bot`` on the command line name it too), "bot:medium" and "bot:hard" (searching over the rhomb
+draws and, at hard, the opponent's replies) or "bot:random" (uniformly random legal actions). The game's flags for ``playtable play`` / ``selfplay``
 are ``--beginner-energy N`` (extra launch energy counters for the first seat, rulebook "Playing with
 Beginners"; in selfplay they follow the first player listed as the seats rotate) and ``--no-aliens``
 (no control and alien counters). Importing this package never imports
@@ -24,7 +25,8 @@ from .rules import TomTubeRules
 
 _HERE = Path(__file__).resolve().parent
 
-LEVELS = ("bot", "random")
+#: Bot levels, weakest first; "bot" is the old name of "easy", kept so that older records still load.
+LEVELS = ("easy", "medium", "hard", "random", "bot")
 
 
 def _rules() -> TomTubeRules:
@@ -32,7 +34,7 @@ def _rules() -> TomTubeRules:
 
 
 def _bot(seat: int, level: str, seed: int = 0):
-    """An Agent for ``seat`` at ``level`` ("bot" or "random"), seeded from ``seed`` and the seat;
+    """An Agent for ``seat`` at ``level`` (one of ``LEVELS``), seeded from ``seed`` and the seat;
     ``KeyError`` if unknown."""
     from .ai import make_agent
     return make_agent(level, seed * 2 + seat)
@@ -64,10 +66,10 @@ SPEC = GameSpec(
     make_scene=lazy("games.tomtube.view:TomTubeScene"),
     rules_text=_HERE / "rules.md",
     agents={lv: _agent(lv) for lv in LEVELS},
-    default_agent="bot",
+    default_agent="easy",
     players="2",
     make_bot=_bot,
-    default_players=("human", "bot"),
+    default_players=("human", "bot:medium"),
     make_setup=lazy("games.tomtube.view:make_setup_scene"),
     levels=LEVELS,
     options=OPTIONS,

@@ -1,10 +1,10 @@
-"""Tom Tube bots (specs/tomtube.md "Bot").
+"""Tom Tube bots (specs/tomtube.md "Bot"): levels easy, medium and hard, and a random mover.
 
-``bot`` (:class:`RouteBot`) plans its astronaut's tour - its own solar modules still holding a solar
-counter, in the better order, then home - over a *route graph* of the board: the tubes already there
-(own, neutral and printed tubes cheap, the other colour dearer because it costs a control counter),
-plus the tubes that rhombs could still bring (space edges and long diagonals over free triangles), plus
-space jumps along space edges (an energy counter each). Entering a sphere that is not complete yet costs
+``easy`` (:class:`RouteBot`; ``bot`` is its old name, still read) plans its astronaut's tour - its
+own solar modules still holding a solar counter, in the better order, then home - over a *route
+graph* of the board: the tubes already there (own, neutral and printed tubes cheap, the other colour
+dearer because it costs a control counter), plus the tubes that rhombs could still bring (space edges
+and long diagonals over free triangles), plus space jumps along space edges (an energy counter each). Entering a sphere that is not complete yet costs
 a little per free triangle around it, since it has to be completed before anyone may stop or pass there.
 
 * Moving: each legal move is applied and the position valued as points (counters on the base, solar
@@ -18,20 +18,29 @@ a little per free triangle around it, since it has to be completed before anyone
 * Filling isolated triangles: each piece and rotation is valued exactly; offered the other player's
   triangles, it always fills (research A6).
 
+``medium`` and ``hard`` (:class:`SearchBot`, ``LEVELS``) decide their turn by search from
+``rules.observe`` of their seat: a move is valued after the opponent's best move in reply (medium), a
+draw by its expected value over the rhombs still face down, each placed where it is worth most (hard);
+a finished game with a stranded astronaut is worse for them than any other defeat. They read the CPU
+clock against ``THINK_BUDGET`` and answer with the best choice so far when it runs out.
+
 ``random`` is :class:`sim.ai.RandomAgent`: a uniformly random legal action.
-Agents are seeded and never read the clock, so a bot game replays from its seed.
+Agents are seeded; easy and random never read the clock, so their games replay from the seed (a search
+level's too, unless its budget cut a decision short).
 """
 from __future__ import annotations
 
 import heapq
 import random
-from typing import Any
+import time
+from dataclasses import dataclass, replace
+from typing import Any, Callable
 
 from sim.ai import RandomAgent
-from sim.core.rules import Action
+from sim.core.rules import CHANCE, Action
 
 from .board import Board
-from .data import BASES, BONUS_POINTS_PER_TURN, SOLARS
+from .data import BASES, BONUS_POINTS_PER_TURN, RHOMB_BY_ID, SOLARS
 from .geometry import (EDGE_TRIS, INTERIOR, MODULE_BY_NAME, SLOTS, TRI_CORNERS, TRIANGLES, rhomb_corners,
                        rhomb_segments)
 from .moves import FREE_COLOURS, can_reach_home, drift_paths, jump_targets
@@ -55,6 +64,7 @@ RISK_HORIZON = 6    #: placements left below which a possible stranding weighs i
 STRAND_RISK = 40.0  #: weight of a stranding that the end of placing would bring
 HORIZON_SLACK = 8.0  #: turns beyond the placements left that a tour may still take
 WIN = 1000.0
+STRANDED = 200.0    #: a stranded astronaut beyond a lost game
 
 
 # ------------------------------------------------------------------------------------ route graph
@@ -283,13 +293,19 @@ def placements_left(s: TomTubeState) -> int:
     return max(1, min(len(s.stack), free // 2))
 
 
-def evaluate(rules: TomTubeRules, s: TomTubeState, me: int) -> float:
+def evaluate(rules: TomTubeRules, s: TomTubeState, me: int, risk_horizon: int = RISK_HORIZON,
+             strand_risk: float = STRAND_RISK, alpha_opp: float = ALPHA_OPP, stranded: float = 0.0) -> float:
     """Value of ``s`` for ``me``: points difference minus weighted tour costs; a finished game is worth
-    +-WIN plus the margin."""
+    +-WIN plus the margin. When fewer than ``risk_horizon`` placements are left, tours are cut to the
+    turns the game may still last and an astronaut who could not get home on the board as it stands
+    weighs ``strand_risk`` (growing to it as placing ends). A finished game in which an astronaut was
+    stranded weighs ``stranded`` more (the search levels: being lost is worse than any other defeat)."""
     b0, b1 = rules.breakdown(s, me)["total"], rules.breakdown(s, 1 - me)["total"]
     if s.phase == "over":
         w = rules.winner(s)
-        return (WIN if w == me else -WIN if w == 1 - me else 0.0) + (b0 - b1)
+        # a stranded astronaut is lost: worse than any other way of losing, whatever the points
+        lost = stranded * (s.stranded[1 - me] - s.stranded[me])
+        return (WIN if w == me else -WIN if w == 1 - me else 0.0) + (b0 - b1) + lost
     if s.bonus_for is not None:
         # the bonus phase decides the game: the faster astronaut gains the turns counted so far plus the
         # turns the slower one still needs; ties go to the faster one (A17)
@@ -299,21 +315,21 @@ def evaluate(rules: TomTubeRules, s: TomTubeState, me: int) -> float:
         margin = (b0 - b1) + (bonus if me == s.bonus_for else -bonus)
         return (WIN if margin > 0 or (margin == 0 and me == s.bonus_for) else -WIN) + margin
     left = placements_left(s)
-    if 0 < left < RISK_HORIZON:
+    if 0 < left < risk_horizon:
         # near the end a tour far longer than the game may last will not be finished: beyond that only
         # points count, and going straight home may be worth more than the solar counters
         cap = HORIZON_SLACK + left
         mine, theirs = min(tour_cost(s, me, horizon=cap), cap), min(tour_cost(s, 1 - me, horizon=cap), cap)
     else:
         mine, theirs = tour_cost(s, me), tour_cost(s, 1 - me)
-    v = (b0 - b1) - ALPHA * mine + ALPHA_OPP * theirs
-    if 0 < left < RISK_HORIZON:
+    v = (b0 - b1) - ALPHA * mine + alpha_opp * theirs
+    if 0 < left < risk_horizon:
         # the board may soon stop changing: an astronaut who could not get home then is stranded
-        f = 1.0 - left / RISK_HORIZON
+        f = 1.0 - left / risk_horizon
         for p, sign in ((me, -1.0), (1 - me, 1.0)):
             e, c, a, _so = s.supply[p]
             if not can_reach_home(s.board, s.at[p], p, e, c, a, s.counters):
-                v += sign * STRAND_RISK * f
+                v += sign * strand_risk * f
     return v
 
 
@@ -338,6 +354,13 @@ class RouteBot:
             raise ValueError("no legal action")
         return acts[0]
 
+    def _eval(self, rules: TomTubeRules, s: TomTubeState, me: int) -> float:
+        return evaluate(rules, s, me)
+
+    def _late(self) -> bool:
+        """Whether the think budget is spent (the route bot has none)."""
+        return False
+
     def _jitter(self) -> float:
         return self.rng.random() * 1e-6
 
@@ -348,13 +371,13 @@ class RouteBot:
             if a["t"] != "move":
                 continue
             after, _ev = rules.apply(s, player, a)
-            v = evaluate(rules, after, player) + self._jitter()
+            v = self._eval(rules, after, player) + self._jitter()
             if v > best_v:
                 best, best_v = a, v
         return best_v, best
 
     def _turn(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
-        now = evaluate(rules, s, player)
+        now = self._eval(rules, s, player)
         move_v, move = self._best_move(rules, s, player)
         if rules.can_exchange(s, player):
             ex, _ev = rules.apply(s, player, {"t": "exchange"})
@@ -374,6 +397,13 @@ class RouteBot:
 
     # --------------------------------------------------------------------------------- place
     def _place(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        return self._placements(rules, s, player, EXACT)[1]
+
+    def _placements(self, rules: TomTubeRules, s: TomTubeState, player: int,
+                    exact_n: int) -> tuple[float, Action, TomTubeState]:
+        """The best placement of the drawn rhomb: (value for ``player``, action, state after). Every
+        slot and orientation is ranked first-order; the best ``exact_n`` (all of them near the end) are
+        valued exactly."""
         rid = s.drawn
         board = s.board
         opp = 1 - player
@@ -391,16 +421,18 @@ class RouteBot:
                 block = self._blocks(slot, segs, opp, opp_path)
                 scored.append((ALPHA * gain - ALPHA_OPP * given + ALPHA_OPP * block + self._jitter(), slot, flip))
         scored.sort(reverse=True)
-        best, best_v = None, -INF
+        best, best_v, best_after = None, -INF, s
         # near the end every placement is valued exactly: the stranding risk is not in the first-order score
-        exact = scored if placements_left(s) < RISK_HORIZON else scored[:EXACT]
+        exact = scored if placements_left(s) < RISK_HORIZON else scored[:exact_n]
         for _approx, slot, flip in exact:
+            if best is not None and self._late():
+                break
             a = {"t": "place", "slot": slot, "flip": flip}
             after, _ev = rules.apply(s, player, a)
-            v = evaluate(rules, after, player) + self._jitter()
+            v = self._eval(rules, after, player) + self._jitter()
             if v > best_v:
-                best, best_v = a, v
-        return best
+                best, best_v, best_after = a, v, after
+        return best_v, best, best_after
 
     @staticmethod
     def _gain(segs, player: int, lgs, fields) -> float:
@@ -478,7 +510,7 @@ class RouteBot:
                 continue
             after, _ev = rules.apply(s, player, a)
             # keep tube pieces for later when a plain one does as well
-            v = evaluate(rules, after, player) + (0.05 if a["piece"] == "plain" else 0.0) + self._jitter()
+            v = self._eval(rules, after, player) + (0.05 if a["piece"] == "plain" else 0.0) + self._jitter()
             if v > best_v:
                 best, best_v = a, v
         if best is None:
@@ -486,13 +518,189 @@ class RouteBot:
         return best
 
 
-AGENTS = {"bot": RouteBot, "random": RandomAgent}
+# ------------------------------------------------------------------------------ the search bot
+@dataclass(frozen=True)
+class Level:
+    """What a search level looks at. ``draws``: kinds of rhomb (design and energy sphere) a draw is
+    valued over, the most frequent of the remaining ones first; ``exact``: placements of each valued
+    exactly; ``replies``: whether the opponent's best move after each own choice is looked at;
+    ``budget``: CPU seconds a decision may take (``THINK_BUDGET``); ``risk_horizon`` and ``strand_risk``:
+    how early and how much the bot fears being stranded (:func:`evaluate`)."""
+
+    draws: int
+    exact: int
+    replies: bool
+    budget: float
+    risk_horizon: int = RISK_HORIZON
+    strand_risk: float = STRAND_RISK
+    alpha_opp: float = ALPHA_OPP
+    draw_margin: float = 0.0
+    expectimax: bool = True
 
 
-def make_agent(name: str, seed: int = 0):
-    """A Tom Tube agent by name ("bot" or "random"); KeyError naming the known ones otherwise."""
+#: Think-time budgets (CPU seconds per decision, of the thinking thread: ``time.thread_time``, so neither
+#: a loaded machine nor the screen's own thread eats into them): past it a decision answers with the
+#: best choice found so far. About 1 s at hard, less below (a person's patience); the bots usually
+#: finish far below it, so their play does not depend on the machine.
+THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
+
+#: medium: the route bot's rule for drawing (a move must gain ``BUILD_VALUE``), each move valued after
+#: the opponent's best move in reply, more placements valued exactly; hard: a draw valued over the
+#: rhombs still face down against the best move, the opponent's tours weighed fully (denial), more
+#: placements valued exactly.
+LEVELS: dict[str, Level] = {
+    "medium": Level(draws=0, exact=12, replies=True, budget=THINK_BUDGET["medium"], expectimax=False),
+    "hard": Level(draws=10, exact=12, replies=False, budget=THINK_BUDGET["hard"], alpha_opp=1.0),
+}
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class SearchBot(RouteBot):
+    """Medium and hard: a move, an alien exchange and a draw are compared by their expected value. A
+    draw is valued over the rhombs still face down (chance: each remaining rhomb equally likely; the
+    kinds are weighed by how many of each remain), each placed where it is worth most; with
+    ``replies`` every choice is valued after the opponent's best move in reply. The position is valued
+    by :func:`evaluate` (points, the tours to the solar modules and home, the bonus phase, stranding).
+    The bot sees only ``rules.observe`` of its seat; the think time is bounded by ``level.budget`` CPU
+    seconds (``clock``, default ``time.thread_time``), past which the best choice so far is taken."""
+
+    def __init__(self, seed: int = 0, level: str = "hard", clock: Callable[[], float] | None = None):
+        super().__init__(seed)
+        self.level = LEVELS[level]
+        self.name = level
+        self.clock = clock or time.thread_time
+        self._deadline = INF
+        #: whether the last decision ran out of time
+        self.cut = False
+
+    def select_action(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        s = rules.observe(s, player)
+        self._deadline = self.clock() + self.level.budget
+        self.cut = False
+        return super().select_action(rules, s, player)
+
+    def _eval(self, rules: TomTubeRules, s: TomTubeState, me: int) -> float:
+        lv = self.level
+        return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk, lv.alpha_opp, STRANDED)
+
+    def _late(self) -> bool:
+        if self.clock() > self._deadline:
+            self.cut = True
+            return True
+        return False
+
+    def _tick(self) -> None:
+        if self.clock() > self._deadline:
+            self.cut = True
+            raise _OutOfTime
+
+    def _place(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        return self._placements(rules, s, player, self.level.exact)[1]
+
+    def _reply(self, rules: TomTubeRules, s: TomTubeState, me: int, v: float) -> float:
+        """``v`` (the value of ``s`` for ``me``) lowered to the opponent's best move in reply, when he
+        is to move."""
+        if not self.level.replies or s.phase != "turn" or s.turn == me:
+            return v
+        opp = s.turn
+        worst = v
+        for a in rules.legal_actions(s, opp):
+            if a["t"] != "move":
+                continue
+            self._tick()
+            after, _ev = rules.apply(s, opp, a)
+            worst = min(worst, self._eval(rules, after, me))
+        return worst
+
+    def _settle(self, rules: TomTubeRules, s: TomTubeState) -> TomTubeState:
+        """``s`` after the isolated triangles are filled as the fillers would (the route bot's fill)."""
+        for _ in range(20):
+            if s.phase not in ("fill", "fill_other"):
+                break
+            p = s.filler
+            s, _ev = rules.apply(s, p, RouteBot._fill(self, rules, s, p))
+        return s
+
+    def _draw_value(self, rules: TomTubeRules, s: TomTubeState, me: int) -> float | None:
+        """Expected value for ``me`` of drawing now: over the kinds of rhomb still face down, the most
+        frequent first (up to ``level.draws``), the best placement of each, weighed by how many of that
+        kind remain. None if not a single kind could be valued in time."""
+        kinds: dict[tuple[str, bool], list[str]] = {}
+        for rid in s.stack:
+            r = RHOMB_BY_ID[rid]
+            kinds.setdefault((r.design, r.energy), []).append(rid)
+        order = sorted(kinds.values(), key=lambda ids: (-len(ids), ids[0]))[:self.level.draws]
+        total = weight = 0.0
+        drawing = replace(s, phase="draw")
+        for ids in order:
+            try:
+                self._tick()
+                drawn, _ev = rules.apply(drawing, CHANCE, {"t": "rhomb", "id": ids[0]})
+                v, _a, after = self._placements(rules, drawn, me, self.level.exact)
+                after = self._settle(rules, after)
+                if after is not None and after.phase != "over":
+                    v = self._eval(rules, after, me)
+                    v = self._reply(rules, after, me, v)
+            except _OutOfTime:
+                break
+            total += v * len(ids)
+            weight += len(ids)
+        return total / weight if weight else None
+
+    def _turn(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        now = self._eval(rules, s, player)
+        moves = []
+        for a in rules.legal_actions(s, player):
+            if a["t"] == "move" and not (moves and self._late()):
+                after, _ev = rules.apply(s, player, a)
+                moves.append((self._eval(rules, after, player) + self._jitter(), a, after))
+        moves.sort(key=lambda x: -x[0])
+        best = None                     # (value after the reply, value, move)
+        try:
+            # the best moves first, each after the opponent's reply (the first is always valued)
+            for v, a, after in moves[:8]:
+                r = self._reply(rules, after, player, v)
+                if best is None or r > best[0]:
+                    best = (r, v, a)
+        except _OutOfTime:
+            if best is None and moves:
+                best = (moves[0][0], moves[0][0], moves[0][1])
+        if rules.can_exchange(s, player):
+            ex_after, _ev = rules.apply(s, player, {"t": "exchange"})
+            ex_v, ex_move = self._best_move(rules, ex_after, player)
+            if ex_move is not None and (best is None or ex_v > best[1] + 1e-9) and ex_v - now > BUILD_VALUE:
+                return {"t": "exchange"}
+        can_draw = s.bonus_for is None and rules.placeable(s)
+        if can_draw and self.level.expectimax:
+            dv = self._draw_value(rules, s, player)
+            if dv is not None:
+                if best is None or dv - self.level.draw_margin > best[0]:
+                    return {"t": "draw"}
+                return best[2]
+        if best is not None and (not can_draw or best[1] - now > BUILD_VALUE):
+            return best[2]
+        if can_draw:
+            return {"t": "draw"}
+        if rules.can_exchange(s, player):
+            return {"t": "exchange"}
+        if best is not None:
+            return best[2]
+        raise ValueError("no legal action")
+
+
+AGENTS = {"easy": RouteBot, "bot": RouteBot, "medium": SearchBot, "hard": SearchBot, "random": RandomAgent}
+
+
+def make_agent(name: str, seed: int = 0, clock: Callable[[], float] | None = None):
+    """A Tom Tube agent by name ("easy" - also "bot", the name of old records -, "medium", "hard" or
+    "random"); ``clock`` (CPU seconds) times a search level. KeyError naming the known ones otherwise."""
     try:
         cls = AGENTS[name]
     except KeyError:
         raise KeyError(f"unknown player {name!r} (known: {', '.join(AGENTS)})") from None
+    if cls is SearchBot:
+        return SearchBot(seed, name, clock)
     return cls(seed)

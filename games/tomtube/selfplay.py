@@ -1,6 +1,7 @@
 """Tom Tube's part of selfplay (``playtable selfplay tomtube``; the driver is ``sim.core.selfplay``):
 the outcome holds the final score breakdown of both astronauts and how the game ended; the figures are
-how it ended, each seat's score and whether it was stranded, the turns and the rhombs placed.
+how it ended, each seat's score, whether it was stranded and whether it brought both solar counters
+home (``both_solar``), the turns and the rhombs placed.
 
 :func:`placement_stats` plays games of random placement only (research/tomtube.md §6) and returns the
 averages to compare with the research figures.
@@ -21,6 +22,7 @@ class TomTubeSelfplay(SelfplayGame):
     def figures(self) -> dict[str, Any]:
         res = self.match.outcome()
         return {"end": res["end"], "scores": res["scores"], "stranded": [bool(x) for x in res["stranded"]],
+                "both_solar": [b["solar"] == 2 for b in res["breakdown"]],
                 "turns": res["turns"], "rhombs_placed": res["rhombs_placed"]}
 
     def text(self) -> str:

@@ -79,21 +79,22 @@ ENDED = {"bonus": "{fast} came home first with both solar counters; {slow} retur
 
 # ------------------------------------------------------------------------------ set-up dialog
 class TomTubeSetupScene(SeatSetupScene):
-    """The launcher's set-up dialog for Tom Tube: the two seats (P1 Tom, P2 Dave; each human, the bot
-    or the random player) and the beginner options (research: rulebook "Playing with Beginners"): extra
+    """The launcher's set-up dialog for Tom Tube: the two seats (P1 Tom, P2 Dave; each human, a bot
+    at easy, medium or hard, or the random player) and the beginner options (research: rulebook "Playing with Beginners"): extra
     launch energy counters for Tom, aliens (control and alien counters) on or off, and who starts. The
     config it starts has no ``players`` key (always two)."""
 
     def __init__(self, *args: Any, **kw: Any):
         super().__init__(*args, **kw)
-        fixed = ["bot:bot" if s == "bot" else s for s in self.seats]
+        fixed = ["bot:easy" if s in ("bot", "bot:bot") else s for s in self.seats]
         if fixed != self.seats:
             self.seats = fixed
             self._build()
 
     def _build(self) -> None:
         super()._build()
-        names = {"human": "Human", "bot:bot": "Bot", "bot:random": "Random"}
+        names = {"human": "Human", "bot:easy": "Easy", "bot:medium": "Medium", "bot:hard": "Hard",
+                 "bot:random": "Random"}
         for kb, _minus, _plus in self.seat_rows:
             for b, kind in zip(kb, self.kinds):
                 b.label = b.label.replace(kind, names.get(kind, kind))
@@ -110,9 +111,13 @@ def describe_config(config: dict) -> str:
     return ". ".join(parts) + "."
 
 
+#: What the set-up dialog offers for a seat.
+KINDS = ("human", "bot:easy", "bot:medium", "bot:hard", "bot:random")
+
+
 def make_setup_scene(app: Any, spec: Any) -> TomTubeSetupScene:
     """The set-up dialog (``GameSpec.make_setup``)."""
-    return TomTubeSetupScene(app, spec, min_players=2, max_players=2, kinds=("human", "bot:bot", "bot:random"),
+    return TomTubeSetupScene(app, spec, min_players=2, max_players=2, kinds=KINDS,
                              max_handicap=0, describe=describe_config, heading="New game")
 
 
@@ -193,7 +198,7 @@ class TomTubeScene(TableScene):
     title = "Tom Tube"
 
     BOT_DELAY = BOT_DELAY
-    HINT_LEVEL = "bot"
+    HINT_LEVEL = "hard"
 
     def __init__(self, app: Any, match: Match, **opts: Any):
         super().__init__(app, match, _spec())

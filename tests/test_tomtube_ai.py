@@ -1,0 +1,113 @@
+"""Tom Tube's search bots (games/tomtube/ai.py, levels medium and hard): they take a solar counter that
+a move reaches, never make a move that strands their astronaut, answer within their CPU budget when an
+injected clock runs it out, and decide from what their seat may see (the order of the face-down
+rhombs is not part of it). Positions come from seeded games of the easy bot against a random mover."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from games.tomtube import SPEC
+from games.tomtube import ai
+from games.tomtube.ai import SearchBot, make_agent
+from games.tomtube.data import SOLARS
+from sim.core.match import Match
+
+R = SPEC.make_rules()
+
+
+def still() -> float:
+    """A clock that never moves: the budget never cuts a decision short."""
+    return 0.0
+
+
+def positions(seeds=range(1, 12)):
+    """Every (state, player to act) at the start of a turn in games of easy (Tom) against random."""
+    for seed in seeds:
+        m = Match(R, {"first": 0}, seed)
+        bots = [make_agent("easy", seed), make_agent("random", seed + 50)]
+        while not m.is_over():
+            p = m.active_players()[0]
+            s = m.state
+            if s.phase == "turn":
+                yield s, p
+            m.submit(p, bots[p].select_action(R, s, p))
+
+
+@pytest.fixture(scope="module")
+def solar_positions():
+    out = []
+    for s, p in positions(range(1, 10)):
+        if any(a["t"] == "move" and a["to"] in SOLARS[p] and a["to"] in s.solar_left
+               for a in R.legal_actions(s, p)):
+            out.append((s, p))
+    assert len(out) >= 5
+    return out
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_a_solar_counter_in_reach_is_taken(solar_positions, level):
+    for s, p in solar_positions:
+        a = make_agent(level, 3, clock=still).select_action(R, s, p)
+        assert a["t"] == "move" and a["to"] in SOLARS[p], (s.turns, a)
+        after, ev = R.apply(s, p, a)
+        assert after.supply[p][3] == s.supply[p][3] + 1
+
+
+def test_a_stranding_move_is_never_made():
+    found = 0
+    for s, p in positions(range(1, 12)):
+        acts = R.legal_actions(s, p)
+        bad = [a for a in acts if a["t"] == "move" and R.apply(s, p, a)[0].stranded[p]]
+        if not bad or len(bad) == len(acts):
+            continue
+        found += 1
+        for level in ("medium", "hard"):
+            a = make_agent(level, 5, clock=still).select_action(R, s, p)
+            assert a not in bad and not R.apply(s, p, a)[0].stranded[p]
+    assert found >= 1
+
+
+def test_the_budget_cuts_the_search_short_with_a_legal_answer():
+    s, p = next((s, p) for s, p in positions([3]) if s.turns >= 20 and R.placeable(s) and p == 0)
+    calm = make_agent("hard", 1, clock=still)
+    calm.select_action(R, s, p)
+    assert not calm.cut
+    ticks = []
+
+    def racing() -> float:       # every reading half a second later: the budget runs out at once
+        ticks.append(1)
+        return 0.5 * len(ticks)
+
+    hurried = make_agent("hard", 1, clock=racing)
+    a = hurried.select_action(R, s, p)
+    assert hurried.cut and a in R.legal_actions(s, p)
+    assert len(ticks) <= 3 + ai.LEVELS["hard"].budget / 0.5     # it stopped once the budget was spent
+    assert ai.THINK_BUDGET["medium"] < ai.THINK_BUDGET["hard"] <= 1.0
+
+
+def test_the_order_of_the_face_down_rhombs_changes_nothing_and_observe_is_used():
+    seen = []
+
+    class Watched(type(R)):
+        def observe(self, s, seat):
+            seen.append(seat)
+            return super().observe(s, seat)
+
+    rules = Watched()
+    for k, (s, p) in enumerate(positions([4])):
+        if k % 7 or not R.placeable(s):
+            continue
+        shuffled = dataclasses.replace(s, stack=tuple(reversed(s.stack)))
+        a = make_agent("hard", 2, clock=still).select_action(rules, s, p)
+        b = make_agent("hard", 2, clock=still).select_action(rules, shuffled, p)
+        assert a == b
+        assert seen[-2:] == [p, p]
+
+
+def test_levels_and_the_old_name():
+    assert isinstance(make_agent("medium"), SearchBot) and isinstance(make_agent("hard"), SearchBot)
+    assert type(make_agent("bot")) is type(make_agent("easy")) is ai.RouteBot
+    with pytest.raises(KeyError, match="unknown player"):
+        make_agent("expert")
