@@ -536,26 +536,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     import sys
     import tempfile
 
+    from .cli import _positive
+
     class Parser(argparse.ArgumentParser):
         def error(self, message: str) -> Any:  # one clear line, no usage dump
             print(f"fuzz: {message}", file=sys.stderr)
             raise SystemExit(2)
 
-    def positive(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-        if v <= 0:
-            raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
-        return v
-
     p = Parser(prog="python -m sim.app.fuzz", description="Hostile random input on every screen.")
-    p.add_argument("--events", type=positive, default=2000, help="events per screen (default 2000)")
+    p.add_argument("--events", type=_positive, default=2000, help="events per screen (default 2000)")
     p.add_argument("--all", action="store_true", help="every screen and set-up dialog")
     p.add_argument("--screen", action="append", default=[], metavar="NAME", help="this screen (repeatable)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random input (default 0)")
-    p.add_argument("--chunk", type=positive, default=5000, help="events per fresh app (default 5000)")
+    p.add_argument("--chunk", type=_positive, default=5000, help="events per fresh app (default 5000)")
     p.add_argument("--list", action="store_true", help="list the screens and exit")
     args = p.parse_args(argv)
     if not (args.all or args.screen or args.list):

@@ -128,23 +128,20 @@ def _small(v: Any, depth: int) -> bool:
     return _scalar(v)
 
 
-def parse_client(raw: Any, nested: bool = False) -> dict[str, Any]:
-    """Validate one raw client message (str or bytes) and return it; raises :class:`ProtocolError`.
-
-    An intent's action is a small object with a ``"t"`` string and at most 8 plain values; with
-    ``nested`` (turn-based games, e.g. a set-up naming two cells) a value may also be a list of at most
-    16 plain values or such lists (2 levels)."""
+def _load(raw: Any, limit: int, types: Any) -> dict[str, Any]:
+    """One raw message (str or bytes, at most ``limit`` bytes of UTF-8) as a JSON object whose
+    ``"type"`` is one of ``types``; raises :class:`ProtocolError`."""
     if isinstance(raw, (bytes, bytearray)):
-        if len(raw) > MAX_MESSAGE:
-            raise ProtocolError("too_big", f"message is {len(raw)} bytes; the limit is {MAX_MESSAGE}")
+        if len(raw) > limit:
+            raise ProtocolError("too_big", f"message is {len(raw)} bytes; the limit is {limit}")
         try:
             raw = bytes(raw).decode("utf-8")
         except UnicodeDecodeError:
             raise ProtocolError("bad_json", "message is not UTF-8 text") from None
     if not isinstance(raw, str):
         raise ProtocolError("bad_message", "message must be text")
-    if len(raw) > MAX_MESSAGE or len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
-        raise ProtocolError("too_big", f"message is over the limit of {MAX_MESSAGE} bytes")
+    if len(raw) > limit or len(raw.encode("utf-8", "surrogatepass")) > limit:
+        raise ProtocolError("too_big", f"message is over the limit of {limit} bytes")
     try:
         msg = json.loads(raw, parse_constant=_reject_const)
     except (ValueError, RecursionError) as e:
@@ -152,8 +149,19 @@ def parse_client(raw: Any, nested: bool = False) -> dict[str, Any]:
     if not isinstance(msg, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
     t = msg.get("type")
-    if t not in CLIENT_TYPES:
+    if t not in types:
         raise ProtocolError("bad_message", f"unknown message type {str(t)[:32]!r}")
+    return msg
+
+
+def parse_client(raw: Any, nested: bool = False) -> dict[str, Any]:
+    """Validate one raw client message (str or bytes) and return it; raises :class:`ProtocolError`.
+
+    An intent's action is a small object with a ``"t"`` string and at most 8 plain values; with
+    ``nested`` (turn-based games, e.g. a set-up naming two cells) a value may also be a list of at most
+    16 plain values or such lists (2 levels)."""
+    msg = _load(raw, MAX_MESSAGE, CLIENT_TYPES)
+    t = msg["type"]
     if t == "hello":
         if set(msg) - {"type", "version", "name", "token"} or not {"version", "name"} <= set(msg):
             raise ProtocolError("bad_message", "hello has type, version, name and optional token")
@@ -228,26 +236,8 @@ def parse_host(raw: Any, seats: int | None = None, seat: int | None = None) -> d
     ``seats``: the number of seats the welcome announced (then every seat list must have that length
     and seat numbers must be below it); ``seat``: this client's own seat (a ``state`` must be for it).
     Fields not listed in the module docstring are kept unchecked (a newer host may add some)."""
-    if isinstance(raw, (bytes, bytearray)):
-        if len(raw) > MAX_HOST_MESSAGE:
-            raise ProtocolError("too_big", f"message is {len(raw)} bytes; the limit is {MAX_HOST_MESSAGE}")
-        try:
-            raw = bytes(raw).decode("utf-8")
-        except UnicodeDecodeError:
-            raise ProtocolError("bad_json", "message is not UTF-8 text") from None
-    if not isinstance(raw, str):
-        raise ProtocolError("bad_message", "message must be text")
-    if len(raw) > MAX_HOST_MESSAGE:
-        raise ProtocolError("too_big", f"message is over the limit of {MAX_HOST_MESSAGE} bytes")
-    try:
-        msg = json.loads(raw, parse_constant=_reject_const)
-    except (ValueError, RecursionError) as e:
-        raise ProtocolError("bad_json", f"malformed JSON: {str(e)[:80]}") from None
-    if not isinstance(msg, dict):
-        raise ProtocolError("bad_message", "a message must be a JSON object")
-    t = msg.get("type")
-    if t not in HOST_TYPES:
-        raise ProtocolError("bad_message", f"unknown message type {str(t)[:32]!r}")
+    msg = _load(raw, MAX_HOST_MESSAGE, HOST_TYPES)
+    t = msg["type"]
     if t in ("welcome", "lobby"):
         names = _seat_list(msg, "names", str, seats)
         n = len(names)
