@@ -38,6 +38,8 @@ from typing import Any, Callable, Sequence
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # the table is the run's only output
 import pygame  # noqa: E402
 
+from sim.core.selfplay import check_invariants  # noqa: E402
+
 #: Keys sent by default, with the modifier they are sent with.
 DEFAULT_KEYS: tuple[tuple[int, int], ...] = (
     (pygame.K_q, 0), (pygame.K_e, 0), (pygame.K_h, 0),
@@ -321,8 +323,7 @@ def match_check(app: Any, shown: list, seed: int) -> Callable[[], None]:
         m = getattr(shown[0], "match", None)
         if m is None:
             return
-        broken = m.rules.invariants(m.state)
-        assert broken == [], broken
+        check_invariants(m)
         if frames[0] % 10 == 0:
             before = (_canon_match(m), m.cursor, m.time)
             app.draw()
@@ -449,8 +450,7 @@ def _setup_opener(spec: Any, seed: int) -> Callable[[Any], tuple[Any, Callable[[
         def check() -> None:   # the games the dialog starts keep their invariants
             m = app.match
             if m is not None:
-                broken = m.rules.invariants(m.state)
-                assert broken == [], broken
+                check_invariants(m)
         return dialog, check
     return open_
 
@@ -467,8 +467,7 @@ def _replay_opener(spec: Any, seed: int) -> Callable[[Any], tuple[Any, Callable[
 
         def check() -> None:   # a replay moves through the record and never adds to it
             assert len(match.log) == n and 0 <= match.cursor <= n
-            broken = match.rules.invariants(match.state)
-            assert broken == [], broken
+            check_invariants(match)
         return replay, check
     return open_
 
