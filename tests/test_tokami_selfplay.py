@@ -160,6 +160,30 @@ def test_the_ledger_notices_a_lost_or_doubled_stick():
     assert "a stick is in two places or missing" in led.problems()
 
 
+def test_a_round_that_ends_on_a_drawn_winning_stick_keeps_the_ledger_right():
+    """The drawn outcome that ends a round comes with the next round's colour draws in one change: its
+    poses (without the drawn stick) are still the sticks on the X."""
+    from types import SimpleNamespace
+    drawn = {"p": PHYSICS, "a": {"t": "drawn", "poses": {"27": [0.0, 0.0, 0.0]}}}
+    colours = [{"p": CHANCE, "a": {"t": "colour", "c": "red"}} for _ in range(N_STICKS)]
+    m = SimpleNamespace(log=[drawn, *colours], cursor=1 + N_STICKS, seed=1, state=None,
+                        config={"rounds": 2})
+    got = []
+    game = selfplay.TokamiSelfplay(m, SEATS, lambda kind, fields, text=None: got.append(kind))
+    led = game.ledger
+    led.on_x = {27, 28}
+    led.winning = [set(range(14)), set(range(14, 27))]
+    led.returned = set(range(29, N_STICKS))
+    game.watch(m, [
+        {"e": "winning", "player": 1, "stick": 28, "colour": "red"},
+        {"e": "turn_end", "player": 1, "round": 0, "stick": 9, "kind": "across", "lane": 4, "hp_before": 54.4,
+         "hp_after": 64.2, "raised": True, "refused": False, "fallen": [], "winning": 28, "minus": [],
+         "returned": []},
+        {"e": "round_end", "round": 0, "scores": [14, 14], "totals": [14, 14]},
+    ])
+    assert got == ["turn", "round"]
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--players", "human,bot:easy"], "selfplay seats must all be bots"),
     (["--players", "bot:easy,bot:expert"], "unknown player 'bot:expert'"),

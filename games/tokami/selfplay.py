@@ -88,6 +88,7 @@ class TokamiSelfplay(SelfplayGame):
         #: per round: {"turns", "falls", "fallen", "minus", "returns", "returned"} (see the module doc)
         self.rounds: list[dict[str, Any]] = []
         self.cur = self._fresh_round()
+        self.seen = 0  # log entries already watched
 
     def _fresh_round(self) -> dict[str, Any]:
         n = len(self.seats)
@@ -106,11 +107,14 @@ class TokamiSelfplay(SelfplayGame):
         return driver.run_plan(s, plan)
 
     def watch(self, match: Any, events: list[dict]) -> None:
-        entry = match.log[match.cursor - 1]
+        # One change is an action and the chance draws it brings about (a round's end deals the next
+        # round's colours): the poses are those of a PHYSICS action among the new entries.
+        new, self.seen = match.log[self.seen:match.cursor], match.cursor
         where = f"seed {match.seed}, action {len(match.log)}"
         led, cur = self.ledger, self.cur
-        if entry["p"] == PHYSICS:
-            led.on_x = {int(k) for k in entry["a"]["poses"]}
+        for entry in new:
+            if entry["p"] == PHYSICS:
+                led.on_x = {int(k) for k in entry["a"]["poses"]}
         ended_round = any(e["e"] == "round_end" for e in events)
         for e in events:
             k = e["e"]
