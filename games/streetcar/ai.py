@@ -21,9 +21,8 @@ complete.
   (tools counts as the way back); it rolls on when the expected squares left after the next roll (the
   best die of each outcome) beat stopping by half a square.
 * hard: as medium, but it re-plans after each of its best candidates, and for the first tile of a turn
-  also after the best second tile, so both tiles count; it rolls on whenever that is expected to gain,
-  and weighs the chance that all the remaining dice show tools against the way back to the last
-  station when it picks a move.
+  also after the best second tile, so both tiles count. On the trip it picks dice and rolls on by the
+  expected turns still to finish (``trip.TripValues``, exact for the dice's known odds).
 """
 from __future__ import annotations
 
@@ -38,6 +37,7 @@ from sim.core.rules import Action, IllegalAction
 from . import route as R
 from .data import CURVE, STRAIGHT
 from .rules import State, StreetcarRules
+from .trip import TripValues
 from .tiles import (ALL_MASKS, BOARD_CELLS, BOARD_SET, BUILDING_AT, CELLS, EXCHANGEABLE, EXITS, LEGS, NEIGH,
                     NEXT_TO, ORIENT, ORIENTS, SIDES, TERMINAL_CELLS, Board, keeps_tracks, pair_bit, xy_of)
 
@@ -271,6 +271,7 @@ class StreetcarBot:
         self.clock = clock or time.thread_time
         #: whether the last tile search ran out of time
         self.cut = False
+        self._trip_values = None
 
     # ------------------------------------------------------------------ entry point
     def select_action(self, rules: StreetcarRules, state: State, player: int) -> Action:
@@ -615,26 +616,47 @@ class StreetcarBot:
                 best = (key, mv)
         return best[0][0], best[1]
 
+    def _trip(self, s: State, me: int) -> "TripValues":
+        """The hard bot's expected turns to finish from the tram's state (kept while it still covers
+        it on the same board)."""
+        st = s.seats[me]
+        key = (s.board, st.line, st.dest, st.stops, s.faces, s.classic)
+        x = (st.pos, st.served, st.last)
+        if self._trip_values is None or self._trip_values[0] != key or x not in self._trip_values[1]:
+            table = R.route_table(s.board, st.line, st.dest, st.stops)
+            self._trip_values = (key, TripValues(s.board, table, s.faces, s.classic, x))
+        return self._trip_values[1]
+
     def _choose_die(self, rules, s: State, me: int) -> Action:
+        if self.level == "hard":
+            st = s.seats[me]
+            trip = self._trip(s, me)
+            x = (st.pos, st.served, st.last)
+            left = 0 if s.classic else 3 - s.used - 1
+            best = None
+            for i, face in enumerate(s.dice):
+                if face == "TOOLS":
+                    options = [(trip.face_value(x, face, left), R.Move((), st.served, False, None))]
+                else:
+                    options = []
+                    for mv in rules.moves(s, face):
+                        y = None if mv.win else (mv.path[-1] if mv.path else st.pos, mv.served,
+                                                 mv.station if mv.station is not None else st.last)
+                        options.append((trip.after(y if y is None or y in trip else x, left), mv))
+                for v, mv in options:
+                    if best is None or v < best[0] - 1e-12:
+                        best = (v, i, mv)
+            _, i, mv = best
+            return {"t": "drive", "die": i, "path": [R.node_json(n) for n in mv.path]}
         if self.level == "easy":
             pool = [i for i, f in enumerate(s.dice) if f != "TOOLS"] or list(range(len(s.dice)))
             i = self.rng.choice(pool)
             _, mv = self._best_move(rules, s, me, s.dice[i])
             return {"t": "drive", "die": i, "path": [R.node_json(n) for n in mv.path]}
-        st = s.seats[me]
-        table = R.route_table(s.board, st.line, st.dest, st.stops)
-        rolls_left = 0 if s.classic else 3 - s.used - 1
-        p_tools = (s.faces.count("TOOLS") / len(s.faces)) ** rolls_left if rolls_left else 0.0
         options = []
         for i, face in enumerate(s.dice):
             d, mv = self._best_move(rules, s, me, face)
-            risk = 0.0
-            if self.level == "hard" and p_tools and face != "TOOLS" and not mv.win:
-                # rolling on risks being sent back to the last station passed
-                last = mv.station if mv.station is not None else st.last
-                back = table.distance(last, mv.served)
-                risk = p_tools * max(0, (back if back is not None else d) - d)
-            options.append((d + risk, face == "TOOLS", i, mv))
+            options.append((d, face == "TOOLS", i, mv))
         options.sort(key=lambda o: (o[0], o[1], o[2]))
         _, _, i, mv = options[0]
         return {"t": "drive", "die": i, "path": [R.node_json(n) for n in mv.path]}
@@ -645,6 +667,10 @@ class StreetcarBot:
         if self.level == "easy":
             return {"t": "roll"} if self.rng.random() < 0.5 else {"t": "stop"}
         st = s.seats[me]
+        if self.level == "hard":
+            trip = self._trip(s, me)
+            x = (st.pos, st.served, st.last)
+            return {"t": "roll"} if trip.W[x][3 - s.used] < 1.0 + trip.V[x] else {"t": "stop"}
         table = R.route_table(s.board, st.line, st.dest, st.stops)
         now = table.distance(st.pos, st.served)
         if now is None:
@@ -660,8 +686,7 @@ class StreetcarBot:
             expect += min(per_face[f] for f in combo)
             total += 1
         expect /= total
-        margin = 0.0 if self.level == "hard" else 0.5
-        return {"t": "roll"} if expect < now - margin else {"t": "stop"}
+        return {"t": "roll"} if expect < now - 0.5 else {"t": "stop"}
 
 
 def make_bot(seat: int, level: str, seed: int = 0, clock=None) -> StreetcarBot:
