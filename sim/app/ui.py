@@ -1,8 +1,10 @@
 """The table screens' UI kit: cached text, pills, cards, seat rows, button rows and a move log.
 
 One :class:`Kit` per screen (it holds the text cache); everything is in logical px and takes its theme
-and fonts from the app. Text that might not fit its box goes through :meth:`Kit.fit`, which shrinks it
-to a minimum size and then cuts it with an ellipsis.
+and fonts from the app. Text that might not fit its box goes through :meth:`Kit.fit` (one line: shrunk
+to a floor size, then cut with an ellipsis) or :meth:`Kit.fit_lines` (wrapped onto the lines the box
+holds, shrunk down to the floor size). Every cut is noted in :data:`CLIPPED` (tests fail on it).
+:meth:`Kit.notices` stacks a screen's notices (one box per fact) in an area beside its board.
 """
 from __future__ import annotations
 
@@ -12,12 +14,29 @@ import math
 
 import pygame
 
-from .widgets import Button, clean_text, mix
+from .widgets import CLIPPED, Button, clean_text, mix, note_clipped, wrap_text
 
 RGB = tuple[int, int, int]
 
 #: Cached renders kept before the cache is cleared (text that changes every frame must not grow it).
 TEXT_CACHE = 800
+#: The smallest text size (px) fitting shrinks to before it wraps or cuts.
+FLOOR = 11
+
+__all__ = ["CLIPPED", "FLOOR", "Kit", "Notice", "button_row"]
+
+
+class Notice:
+    """One fact shown in a screen's notices area: ``key`` names the fact (a later notice with the same
+    key replaces an earlier one), ``text`` says it, ``fg``/``fill`` colour it (None: the theme's)."""
+
+    __slots__ = ("key", "text", "fg", "fill", "size")
+
+    def __init__(self, key: str, text: str, fg: RGB | None = None, fill: RGB | None = None, size: int = 15):
+        self.key, self.text, self.fg, self.fill, self.size = key, text, fg, fill, size
+
+    def __repr__(self) -> str:
+        return f"Notice({self.key!r}, {self.text!r})"
 
 
 class Kit:
@@ -43,9 +62,9 @@ class Kit:
         return img
 
     def fit(self, text: str, size: int, colour: RGB, width: int, bold: bool = False,
-            min_size: int = 11) -> pygame.Surface:
+            min_size: int = FLOOR) -> pygame.Surface:
         """``text`` at the largest size from ``size`` down to ``min_size`` that is at most ``width`` px
-        wide; at ``min_size`` still too wide, cut with "…"."""
+        wide; at ``min_size`` still too wide, cut with "…" (noted in :data:`CLIPPED`)."""
         text = clean_text(text)
         img = self.text(text, size, colour, bold)
         while img.get_width() > width and size > min_size:
@@ -61,7 +80,88 @@ class Kit:
                 lo = mid
             else:
                 hi = mid - 1
+        note_clipped(text, width)
         return self.text(text[:lo].rstrip() + "…", size, colour, bold)
+
+    def fit_lines(self, text: str, size: int, width: int, lines: int, bold: bool = False,
+                  min_size: int = FLOOR) -> tuple[int, list[str]]:
+        """``text`` wrapped to at most ``lines`` lines of ``width`` px, at the largest size from ``size``
+        down to ``min_size`` where it fits: ``(size, lines)``. At ``min_size`` still too long, the last
+        line is cut with "…" (noted in :data:`CLIPPED`)."""
+        text = clean_text(text)
+        lines = max(1, lines)
+        for sz in range(size, min_size - 1, -1):
+            font = self.app.font(sz, bold)
+            out = wrap_text(text, font, width)
+            if len(out) <= lines and all(font.size(line)[0] <= width for line in out):
+                return sz, out
+        font = self.app.font(min_size, bold)
+        out = wrap_text(text, font, width, lines)
+        last = out[-1] if out else ""
+        while last and font.size(last.rstrip() + "…")[0] > width:
+            last = last[:-1]
+        note_clipped(text, width)
+        return min_size, out[:-1] + [last.rstrip() + "…"]
+
+    def blit_lines(self, surface, text: str, rect, size: int, colour: RGB, bold: bool = False,
+                   align: str = "left", line_gap: int = 2) -> pygame.Rect:
+        """``text`` fitted into ``rect`` (:meth:`fit_lines`: wrapped onto the lines its height holds,
+        shrunk if need be), lines placed ``align`` ("left", "center"), the block centred vertically.
+        Returns the rect drawn."""
+        rect = pygame.Rect(rect)
+        font = self.app.font(size, bold)
+        rows = max(1, (rect.h + line_gap) // (font.get_linesize() + line_gap))
+        sz, lines = self.fit_lines(text, size, rect.w, rows, bold)
+        lh = self.app.font(sz, bold).get_linesize()
+        total = len(lines) * lh + (len(lines) - 1) * line_gap
+        y = rect.centery - total // 2
+        drawn = pygame.Rect(rect.x, y, 0, 0)
+        for line in lines:
+            img = self.text(line, sz, colour, bold)
+            r = img.get_rect(top=y, **({"centerx": rect.centerx} if align == "center" else {"left": rect.x}))
+            surface.blit(img, r)
+            drawn = drawn.union(r) if drawn.w else r
+            y += lh + line_gap
+        return drawn
+
+    def notices(self, surface, rect, items: Sequence[Notice], gap: int = 4, max_lines: int = 2) -> list[pygame.Rect]:
+        """Draw ``items`` top down inside ``rect``, one rounded box per fact (a later item with the key
+        of an earlier one replaces it, in the earlier one's place), each wrapped to the area's width on
+        at most ``max_lines`` lines. Items that no longer fit below are left out (the first ones are
+        kept); a left-out one is noted in :data:`CLIPPED`. Returns the boxes drawn, every one inside
+        ``rect``."""
+        th = self.theme
+        rect = pygame.Rect(rect)
+        order: list[str] = []
+        latest: dict[str, Notice] = {}
+        for n in items:
+            if n is None or not n.text:
+                continue
+            if n.key not in latest:
+                order.append(n.key)
+            latest[n.key] = n
+        boxes: list[pygame.Rect] = []
+        y = rect.y
+        for key in order:
+            n = latest[key]
+            fg = n.fg or th.text
+            fill = n.fill or mix(th.bg, th.panel, 0.75)
+            sz, lines = self.fit_lines(n.text, n.size, rect.w - 28, max_lines, True)
+            lh = self.app.font(sz, True).get_linesize()
+            widest = max(self.app.font(sz, True).size(line)[0] for line in lines)
+            box = pygame.Rect(0, y, min(rect.w, widest + 28), len(lines) * lh + 8)
+            box.centerx = rect.centerx
+            if box.bottom > rect.bottom:
+                note_clipped(n.text, rect.w)
+                break
+            pygame.draw.rect(surface, fill, box, border_radius=min(12, box.h // 2))
+            pygame.draw.rect(surface, mix(fill, th.panel_edge, 0.6), box, 1, border_radius=min(12, box.h // 2))
+            for k, line in enumerate(lines):
+                img = self.text(line, sz, fg, True)
+                surface.blit(img, img.get_rect(midtop=(box.centerx, box.y + 4 + k * lh)))
+            boxes.append(box)
+            y = box.bottom + gap
+        return boxes
 
     def blit(self, surface, text: str, size: int, colour: RGB, bold: bool = False,
              width: int | None = None, **anchor: Any) -> pygame.Rect:
