@@ -59,8 +59,8 @@ from .rules import (CODE_HEIGHT, CODE_OWNER, COLOUR_NAMES, EMPTY, GUEST, HOST, N
 
 W_LOGICAL, H_LOGICAL = 1280, 800
 BOARD = pygame.Rect(0, 0, 896, 800)           # the left part of the screen: notices, board, hex info
-NOTICES = pygame.Rect(16, 6, BOARD.w - 32, 136)   # the notices area, above the board
-BOARD_AREA = pygame.Rect(0, 146, BOARD.w, 626)    # the board with its edge labels is fitted in here
+NOTICES = pygame.Rect(16, 6, BOARD.w - 32, 150)   # the notices area, above the board
+BOARD_AREA = pygame.Rect(0, 160, BOARD.w, 612)    # the board with its edge labels is fitted in here
 INFO_Y = 785                       # centre of the line naming the hex under the pointer
 PANEL = pygame.Rect(896, 0, 384, 800)
 PX = PANEL.x + 18                  # panel content left edge
@@ -625,9 +625,9 @@ class TumbleweedScene(TableScene):
             return
         where, text = src
         try:
-            match = imported_match(text, self.match.config)
+            match = imported_match(text, dict(self.match.config, seats=[x.text() for x in self.match.seats]))
         except ValueError as e:
-            self.refuse(f"{where} is not a game this table can play: {e}")
+            self.refuse(f"not imported: {where} is not a game this table can play ({e})")
             return
         scene = self.app.start_match(self.spec, match, prefs=dict(self.prefs))
         scene.say(f"Imported from {where}: {len(move_tokens(match))} moves", self.theme.good, 5.0, fact="file")

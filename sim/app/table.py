@@ -195,8 +195,8 @@ class TableScene(Scene):
 
     def notice_items(self) -> list:
         """Everything the notices area shows now, in order: the status, the standing notes, the
-        message (``say``), the bot's error, the app's toast; one per fact."""
-        from .ui import Notice
+        message (``say``; the app's toast in its place while that shows), the bot's error; one per fact."""
+        from .ui import Notice, one_per_fact
         th = self.theme
         items = [self.status_notice(), *self.standing_notices()]
         if self.msg is not None:
@@ -206,8 +206,9 @@ class TableScene(Scene):
             items.append(Notice("bot_error", self.bot_error, th.bad))
         toast = getattr(self.app, "toast_text", None)
         if toast:
-            items.append(Notice("toast", toast, th.text, mix(th.panel, th.panel_edge, 0.3)))
-        return [n for n in items if n is not None]
+            # in the message's place while it shows: the newest word goes there, the message after it
+            items.append(Notice("message", toast, th.text, mix(th.panel, th.panel_edge, 0.3)))
+        return one_per_fact(items)
 
     def draw_notices(self, surface) -> list[pygame.Rect]:
         """Draw :meth:`notice_items` in :meth:`notices_rect` (kept in ``self.notice_boxes``)."""

@@ -23,7 +23,7 @@ TEXT_CACHE = 800
 #: The smallest text size (px) fitting shrinks to before it wraps or cuts.
 FLOOR = 11
 
-__all__ = ["CLIPPED", "FLOOR", "Kit", "Notice", "button_row"]
+__all__ = ["CLIPPED", "FLOOR", "Kit", "Notice", "button_row", "one_per_fact"]
 
 
 class Notice:
@@ -132,18 +132,9 @@ class Kit:
         ``rect``."""
         th = self.theme
         rect = pygame.Rect(rect)
-        order: list[str] = []
-        latest: dict[str, Notice] = {}
-        for n in items:
-            if n is None or not n.text:
-                continue
-            if n.key not in latest:
-                order.append(n.key)
-            latest[n.key] = n
         boxes: list[pygame.Rect] = []
         y = rect.y
-        for key in order:
-            n = latest[key]
+        for n in one_per_fact(items):
             fg = n.fg or th.text
             fill = n.fill or mix(th.bg, th.panel, 0.75)
             sz, lines = self.fit_lines(n.text, n.size, rect.w - 28, max_lines, True)
@@ -245,6 +236,19 @@ class Kit:
             newest = scroll == 0 and k == len(shown) - 1
             self.blit(surface, text, size, th.text if newest else th.text_dim, width=rect.w - 28,
                       topleft=(rect.x + 14, rect.y + top + k * line_h))
+
+
+def one_per_fact(items: Sequence[Notice | None]) -> list[Notice]:
+    """``items`` without empty ones, a later item with the key of an earlier one taking its place."""
+    order: list[str] = []
+    latest: dict[str, Notice] = {}
+    for n in items:
+        if n is None or not n.text:
+            continue
+        if n.key not in latest:
+            order.append(n.key)
+        latest[n.key] = n
+    return [latest[k] for k in order]
 
 
 def button_row(x: int, y: int, width: int, height: int, items: Sequence[tuple[str, Callable[[], Any], str]],
