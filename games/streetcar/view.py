@@ -1403,15 +1403,26 @@ class StreetcarScene(TableScene):
                         topleft=(card.x + 196, card.y + 37))
         done = self.served_or_linked(seat)
         x = card.x + 16
-        self._blit_text(surface, f"Route card {me.card}:", 13, th.text_dim, topleft=(x, card.y + 64))
-        x += 104
-        for k in me.stops:
+        names = [BUILDING_NAMES[k] + (" ✓" if k in done else "") for k in me.stops]
+        # the route card's label and the stops' names at the largest size that fits the card's width
+        # (the label left out before the names go below 11 px)
+        room = card.right - 10 - x
+        label, size = True, 11
+        for label, size in ((True, 13), (True, 12), (False, 13), (False, 12), (False, 11)):
+            need = (104 if label else 0) + sum(29 + self.app.font(size, k in done).size(nm)[0] + 12
+                                               for k, nm in zip(me.stops, names)) - 12
+            if need <= room:
+                break
+        if label:
+            self._blit_text(surface, f"Route card {me.card}:", 13, th.text_dim, topleft=(x, card.y + 64))
+            x += 104
+        for k, nm in zip(me.stops, names):
             ok = k in done
             chip = pygame.Rect(x, card.y + 60, 24, 22)
             pygame.draw.rect(surface, draw.BUILDING, chip, border_radius=5)
             self._blit_text(surface, k, 14, draw.BUILDING_INK, True, center=chip.center)
-            t = self._blit_text(surface, BUILDING_NAMES[k] + (" ✓" if ok else ""), 13,
-                                th.good if ok else th.text, ok, midleft=(chip.right + 5, chip.centery))
+            t = self._blit_text(surface, nm, size, th.good if ok else th.text, ok,
+                                midleft=(chip.right + 5, chip.centery))
             x = t.right + 12
         if me.driving:
             left = self.squares_left(seat)
@@ -1541,9 +1552,7 @@ class StreetcarScene(TableScene):
     # ------------------------------------------------------------------ draw: overlays
     def _draw_handover(self, surface) -> None:
         th = self.theme
-        shade = pygame.Surface((W_LOGICAL, H_LOGICAL), pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 215))
-        surface.blit(shade, (0, 0))
+        self.kit.shade(surface, (0, 0, W_LOGICAL, H_LOGICAL), 215)
         box = pygame.Rect(0, 0, 560, 250)
         box.center = (W_LOGICAL // 2, H_LOGICAL // 2)
         pygame.draw.rect(surface, th.panel, box, border_radius=18)

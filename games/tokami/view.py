@@ -1511,17 +1511,15 @@ class TokamiScene(TableScene):
             total = st.totals[p] + (sc if st.phase != "over" else 0)
             self._blit_text(surface, str(total), 19, th.accent, True, topright=(SCORE_CARD.right - 12, y + 1))
             if row_h >= 56 and st.phase != "over":
-                yy = y + 34
-                self._blit_text(surface, "won", 12, th.text_dim, midleft=(SCORE_CARD.x + 12, yy))
-                x = self._chips(surface, st.winning[p], st.colours, SCORE_CARD.x + 46, yy)
-                if not st.winning[p]:
-                    x = self._blit_text(surface, "-", 13, th.text_dim, midleft=(SCORE_CARD.x + 46, yy)).right + 8
-                mx = max(x + 6, SCORE_CARD.x + 150)
-                self._blit_text(surface, "minus", 12, th.text_dim, midleft=(mx, yy))
-                if st.minus[p]:
-                    self._chips(surface, st.minus[p], st.colours, mx + 42, yy, minus=True)
-                else:
-                    self._blit_text(surface, "-", 13, th.text_dim, midleft=(mx + 42, yy))
+                # won and minus sticks on a line each, so four colours of either fit the card
+                chips_x = SCORE_CARD.x + 56
+                for k, (word, ids) in enumerate((("won", st.winning[p]), ("minus", st.minus[p]))):
+                    yy = y + (32 if row_h >= 70 else 28) + k * (18 if row_h >= 70 else 16)
+                    self._blit_text(surface, word, 12, th.text_dim, midleft=(SCORE_CARD.x + 12, yy))
+                    if ids:
+                        self._chips(surface, ids, st.colours, chips_x, yy, minus=k == 1)
+                    else:
+                        self._blit_text(surface, "-", 13, th.text_dim, midleft=(chips_x, yy))
         if st.round_scores:
             done = "  ".join("/".join(f"{s:+d}" for s in r) for r in st.round_scores)
             self._blit_text(surface, f"Rounds so far: {done}"[:46], 12, th.text_dim,

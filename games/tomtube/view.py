@@ -1318,7 +1318,8 @@ class TomTubeScene(TableScene):
                 b.draw(surface, self.app)
             if self.mode is not None:
                 n = len(self.rules.move_targets(st, seat, self.mode))
-                self._blit_text(surface, MODE_HELP[self.mode], 13, th.text_dim, topleft=(x, card.y + 170))
+                self.kit.blit(surface, MODE_HELP[self.mode], 13, th.text_dim, width=card.w - 28,
+                              topleft=(x, card.y + 170))
                 self._blit_text(surface, f"{n} destination{'s' if n != 1 else ''} ringed on the board", 13,
                                 th.text_dim, topleft=(x, card.y + 188))
             self.b_exchange.draw(surface, self.app)

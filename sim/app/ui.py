@@ -14,6 +14,7 @@ import math
 
 import pygame
 
+from . import widgets as _widgets
 from .widgets import CLIPPED, Button, clean_text, mix, note_clipped, wrap_text
 
 RGB = tuple[int, int, int]
@@ -45,6 +46,35 @@ class Kit:
     def __init__(self, app: Any):
         self.app = app
         self._texts: dict[tuple, pygame.Surface] = {}
+        #: with ``widgets.CHECK_FIT``: what was drawn since :meth:`overflow` last ran, in order, as
+        #: ``(kind, surface size, rect, text)``, kind "text", "card" or "shade"
+        self.drawn: list[tuple[str, tuple[int, int], pygame.Rect, str]] = []
+
+    def _note(self, kind: str, surface, rect, text: str = "") -> None:
+        if _widgets.CHECK_FIT:
+            self.drawn.append((kind, surface.get_size(), pygame.Rect(rect), text))
+
+    def _note_text(self, surface, rect, text: str) -> None:
+        self._note("text", surface, rect, text)
+
+    def overflow(self) -> list[tuple[str, pygame.Rect]]:
+        """With ``widgets.CHECK_FIT``: the text drawn since the last call that runs off its surface or
+        over the edge of a card drawn before it on the same surface (part inside, part out; a shade
+        drawn over a card ends it), as ``(text, rect)``; the records are then cleared."""
+        out = []
+        cards: list[tuple[tuple[int, int], pygame.Rect]] = []
+        for kind, size, rect, text in self.drawn:
+            if kind == "card":
+                cards.append((size, rect))
+            elif kind == "shade":
+                cards = [(cs, c) for cs, c in cards if cs != size or not rect.colliderect(c)]
+            else:
+                r = rect.inflate(-2, -2)          # anti-aliased edges may touch a border
+                if not pygame.Rect((0, 0), size).contains(r) or any(
+                        cs == size and r.colliderect(c) and not c.contains(r) for cs, c in cards):
+                    out.append((text, rect))
+        self.drawn.clear()
+        return out
 
     @property
     def theme(self):
@@ -120,6 +150,7 @@ class Kit:
             img = self.text(line, sz, colour, bold)
             r = img.get_rect(top=y, **({"centerx": rect.centerx} if align == "center" else {"left": rect.x}))
             surface.blit(img, r)
+            self._note_text(surface, r, line)
             drawn = drawn.union(r) if drawn.w else r
             y += lh + line_gap
         return drawn
@@ -159,7 +190,9 @@ class Kit:
         """Draw ``text`` placed by a ``pygame.Rect`` anchor (``topleft=...``, ``center=...``); with
         ``width`` it is fitted to that many px. Returns the drawn rect."""
         img = self.text(text, size, colour, bold) if width is None else self.fit(text, size, colour, width, bold)
-        return surface.blit(img, img.get_rect(**anchor))
+        r = surface.blit(img, img.get_rect(**anchor))
+        self._note_text(surface, img.get_rect(**anchor), text)
+        return r
 
     def pill(self, surface, text: str, centre, colour: RGB, fg: RGB | None = None, size: int = 17,
              alpha: int = 255, max_width: int | None = None) -> pygame.Rect:
@@ -177,6 +210,7 @@ class Kit:
             surface.blit(s, box.topleft)
         pygame.draw.rect(surface, mix(colour, self.theme.panel_edge, 0.6), box, 1, border_radius=box.h // 2)
         surface.blit(img, r)
+        self._note_text(surface, box, text)
         return box
 
     def card(self, surface, rect, label: str | None = None, edge: RGB | None = None,
@@ -188,15 +222,18 @@ class Kit:
         line = th.accent if active else (edge or mix(th.panel, th.panel_edge, 0.6))
         pygame.draw.rect(surface, fill, rect, border_radius=12)
         pygame.draw.rect(surface, line, rect, 2 if active or edge else 1, border_radius=12)
+        self._note("card", surface, rect)
         if label:
             self.blit(surface, label, 13, th.text_dim, True, width=rect.w - 28,
                       topleft=(rect.x + 14, rect.y + 10))
 
     def shade(self, surface, rect, alpha: int = 130) -> None:
-        """Darken ``rect`` of what is drawn (behind an end card)."""
+        """Darken ``rect`` of what is drawn (behind an end card or a dialog): what is drawn next is a
+        layer of its own (the cards under the shade no longer hold text, see :meth:`overflow`)."""
         s = pygame.Surface(pygame.Rect(rect).size, pygame.SRCALPHA)
         s.fill((0, 0, 0, alpha))
         surface.blit(s, pygame.Rect(rect).topleft)
+        self._note("shade", surface, rect)
 
     def active_row(self, surface, rect, amount: float = 0.22, colour: RGB | None = None,
                    edge: bool = True) -> None:

@@ -18,10 +18,13 @@ RGB = tuple[int, int, int]
 #: Text that had to be cut to fit its box since the list was last cleared, as ``(text, width px)``:
 #: labels never should be (the tests render every screen and fail on any entry). Bounded.
 CLIPPED: list[tuple[str, int]] = []
+#: When True (the tests), each :class:`~sim.app.ui.Kit` keeps the rects of the text and cards it draws
+#: so that :meth:`~sim.app.ui.Kit.overflow` can tell text running over a card's edge.
+CHECK_FIT = False
 #: The smallest label size (px) a button shrinks its label to before wrapping it.
 LABEL_FLOOR = 11
 #: Blank px kept on each side of a button's label.
-LABEL_PAD = 8
+LABEL_PAD = 10
 
 
 def note_clipped(text: str, width: int) -> None:
