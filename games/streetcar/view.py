@@ -41,7 +41,7 @@ import pygame
 
 from sim.app.setup_view import SEAT_COLOURS, SeatSetupScene
 from sim.app.table import TableScene
-from sim.app.ui import button_row
+from sim.app.ui import Notice, button_row
 from sim.app.widgets import Button, mix
 from sim.core.match import Match
 from sim.core.registry import get_spec
@@ -58,6 +58,7 @@ SQ = 50                                   # px per square
 BOARD_X, BOARD_Y = 22, 86                 # top left of ring square (0, 0)
 BOARD = pygame.Rect(BOARD_X, BOARD_Y, 14 * SQ, 14 * SQ)
 AREA = pygame.Rect(0, 0, 748, 800)        # the board side of the screen
+NOTICES = pygame.Rect(8, 2, AREA.w - 16, BOARD.y - 4 - 2 - 2)   # the notices area, above the board's ring
 PANEL = pygame.Rect(748, 0, 532, 800)
 PX = PANEL.x + 16
 PW = PANEL.w - 32
@@ -1259,22 +1260,28 @@ class StreetcarScene(TableScene):
             return f"Game over: {name} {verb}, line {st.seats[st.winner].line} is home"
         return "Game over: a draw (nobody could lay a tile for a whole round)"
 
+    def board_rect(self) -> pygame.Rect:
+        """The board with its ring (px)."""
+        return BOARD.inflate(8, 8)
+
+    def notices_rect(self) -> pygame.Rect:
+        return NOTICES
+
+    def status_notice(self) -> Notice | None:
+        if self.match.is_over() and not self.show_result:
+            return None
+        text = self.status_text()
+        return Notice("status", text[:1].upper() + text[1:], self.theme.text, self.theme.panel, 17)
+
+    def standing_notices(self) -> list[Notice]:
+        # the last move in words while no message is up (a message about it takes its place)
+        if self.msg is None and self.log_lines:
+            th = self.theme
+            return [Notice("message", self.log_lines[-1], th.text_dim, mix(th.bg, th.panel, 0.3), 14)]
+        return []
+
     def _draw_status(self, surface) -> None:
-        th = self.theme
-        if not (self.match.is_over() and not self.show_result):
-            text = self.status_text()
-            self._pill(surface, text[:1].upper() + text[1:], (AREA.centerx, 28), th.panel)
-        y = 66
-        if self.msg is not None:
-            text, colour, _until = self.msg
-            img = self._text(text, 15, colour, True)
-            r = img.get_rect(center=(AREA.centerx, y))
-            pygame.draw.rect(surface, mix(th.bg, th.panel, 0.6), r.inflate(24, 8), border_radius=8)
-            surface.blit(img, r)
-        elif self.log_lines:
-            self._blit_text(surface, self.log_lines[-1], 14, th.text_dim, center=(AREA.centerx, y))
-        if self.bot_error:
-            self._blit_text(surface, self.bot_error, 13, th.bad, bottomleft=(14, 798))
+        self.draw_notices(surface)      # the status, the message or the last move, the bot's error
 
     # ------------------------------------------------------------------ draw: panel
     def _draw_panel(self, surface) -> None:

@@ -156,33 +156,46 @@ class Kit:
         return drawn
 
     def notices(self, surface, rect, items: Sequence[Notice], gap: int = 4, max_lines: int = 2) -> list[pygame.Rect]:
-        """Draw ``items`` top down inside ``rect``, one rounded box per fact (a later item with the key
-        of an earlier one replaces it, in the earlier one's place), each wrapped to the area's width on
-        at most ``max_lines`` lines. Items that no longer fit below are left out (the first ones are
-        kept); a left-out one is noted in :data:`CLIPPED`. Returns the boxes drawn, every one inside
-        ``rect``."""
+        """Draw ``items`` top down inside ``rect``, one rounded box per fact (:func:`one_per_fact`),
+        each wrapped to the area's width on at most ``max_lines`` lines. When they do not all fit, the
+        text is made up to 2 px smaller and the boxes tighter; what still does not fit below is left out
+        (the first items are kept) and noted in :data:`CLIPPED`. Returns the boxes drawn, every one
+        inside ``rect``."""
         th = self.theme
         rect = pygame.Rect(rect)
+        facts = one_per_fact(items)
+        plan: list[tuple[Notice, int, list[str], pygame.Rect]] = []
+        for shrink, pad, g in ((0, 4, gap), (1, 3, max(2, gap - 1)), (2, 2, max(1, gap - 2))):
+            plan = []
+            y = rect.y
+            for n in facts:
+                sz, lines = self.fit_lines(n.text, n.size - shrink, rect.w - 28, max_lines, True)
+                font = self.app.font(sz, True)
+                lh = font.get_linesize()
+                widest = max(font.size(line)[0] for line in lines)
+                box = pygame.Rect(0, y, min(rect.w, widest + 28), len(lines) * lh + 2 * pad)
+                box.centerx = rect.centerx
+                if box.bottom > rect.bottom:
+                    break
+                plan.append((n, sz, lines, box))
+                y = box.bottom + g
+            if len(plan) == len(facts):
+                break
+        for n in facts[len(plan):]:
+            note_clipped(n.text, rect.w)
         boxes: list[pygame.Rect] = []
-        y = rect.y
-        for n in one_per_fact(items):
+        for n, sz, lines, box in plan:
             fg = n.fg or th.text
             fill = n.fill or mix(th.bg, th.panel, 0.75)
-            sz, lines = self.fit_lines(n.text, n.size, rect.w - 28, max_lines, True)
             lh = self.app.font(sz, True).get_linesize()
-            widest = max(self.app.font(sz, True).size(line)[0] for line in lines)
-            box = pygame.Rect(0, y, min(rect.w, widest + 28), len(lines) * lh + 8)
-            box.centerx = rect.centerx
-            if box.bottom > rect.bottom:
-                note_clipped(n.text, rect.w)
-                break
             pygame.draw.rect(surface, fill, box, border_radius=min(12, box.h // 2))
             pygame.draw.rect(surface, mix(fill, th.panel_edge, 0.6), box, 1, border_radius=min(12, box.h // 2))
+            top = box.y + (box.h - len(lines) * lh) // 2
             for k, line in enumerate(lines):
                 img = self.text(line, sz, fg, True)
-                surface.blit(img, img.get_rect(midtop=(box.centerx, box.y + 4 + k * lh)))
+                surface.blit(img, img.get_rect(midtop=(box.centerx, top + k * lh)))
+            self._note_text(surface, box, n.text)
             boxes.append(box)
-            y = box.bottom + gap
         return boxes
 
     def blit(self, surface, text: str, size: int, colour: RGB, bold: bool = False,
