@@ -9,7 +9,6 @@ import pytest
 from sim.app import widgets
 from sim.app.launcher import LauncherScene
 from sim.core import registry
-from sim.core.match import Match
 
 import test_conformance as conf
 
@@ -38,7 +37,6 @@ def cut_labels(scene) -> list:
 def test_every_state_of_a_playout_is_drawn_without_a_cut_label(name, app):
     spec = registry.get_spec(name)
     app.push(LauncherScene(app))
-    case = conf.CASES[name]
     seats = ["human"] * 6
     holder = {}
 
@@ -87,3 +85,8 @@ def test_every_option_of_the_set_up_dialog_is_drawn_without_a_cut_label(name, ap
                 app.draw()
                 cut = cut_labels(dialog)
                 assert not cut, (name, o.key, v, cut)
+        # no button lies over another (a name button once covered the last kind of player)
+        buttons = dialog.buttons()
+        for i, a in enumerate(buttons):
+            for b in buttons[i + 1:]:
+                assert not a.rect.colliderect(b.rect), (name, n, a.label, b.label)

@@ -1,9 +1,16 @@
 """The Tumbleweed screen (specs/tumbleweed.md; seed 004 "Options" and "Player preference options").
 
-Layout at the logical 1280x800 px: the hexhex board on the left (fitted to the board side), a side
-panel on the right with the two players (colour, who plays, running score, whose turn, the bot's
-"thinking" mark), the buttons (Pass, Undo, Rules, Menu), the preferences and the move list in
-notation.
+Layout at the logical 1280x800 px: on the left the notices area (the status line, the stale reminder,
+a pass that would end the game, messages and toasts, one box per fact: ``TableScene.draw_notices``),
+under it the hexhex board fitted to its side, and under that the hex under the pointer; a side panel
+on the right with Rules and Menu, the two players (colour, who plays, running score, whose turn, the
+bot's "thinking" mark), the buttons (Pass, Undo, Redo, Hint), the preferences, a legend of the marks on
+the board, and the move list in notation with Export (a file in ``data_dir()/tumbleweed-games`` and the
+clipboard) and Import (the clipboard's game, else the newest file there).
+
+Edge labels spell the names the move list logs (AbstractPlay notation): the row letter left of each
+row; a position in a row is read from the number under the board for the rows up to the middle one and
+from the number over the board for the rows above it (:meth:`TumbleweedScene.edge_labels`).
 
 What the screen shows, as the seed's aids and preferences say:
 
@@ -16,7 +23,8 @@ What the screen shows, as the seed's aids and preferences say:
   (a click shows the preview, a second click on it plays), last-move highlight (a yellow tone),
   coordinates around the board (AbstractPlay names, ``notation``), influence (controlled empty hexes in
   the controller's colour with a dot or ring, contested ones striped light red; key I) and the capture
-  outlines (dashed sky blue).
+  outlines (dashed sky blue). The last two act at the Beginner aid only: at the others their toggles
+  are disabled, the reason beside them.
 * The stale reminder ("passing is recommended") when the rules raise it, and an end card with both
   players' stacks, territory and score.
 
@@ -27,7 +35,8 @@ is shown no sooner than ``BOT_DELAY`` s after the previous one.
 
 Keys: P pass, I influence, C coordinates, R / W choose red / white, Enter play the previewed move,
 Ctrl+Z undo (back to before your last move: the bot's replies and your move; hot-seat: the last move),
-V the end card / the board, Esc drops a preview (else the app's menu), F1 rules (the app's).
+Ctrl+Y redo, H hint (the strongest bot's move becomes the preview), V the end card / the board, Esc
+drops a preview (else the app's menu), F1 rules (the app's).
 
 Scene contract (sim/app/scene.py): positions come from ``event.pos`` only; ``draw`` never changes the
 match; animation and bots run from ``update(dt)``.
@@ -451,7 +460,8 @@ class TumbleweedScene(TableScene):
                             lambda: self.do_choose("red"), style="primary", font_size=16)
         self.b_white = Button((box.x + 28 + half, box.bottom - 56, half, 42), "White: 2nd (W)",
                               lambda: self.do_choose("white"), font_size=16)
-        self.end_buttons_for(self.end_box(), (BOARD.centerx - 90, BOARD.bottom - 58, 180, 42))
+        self.end_buttons_for(self.end_box(), (BOARD.right - 196, BOARD_AREA.bottom + 1, 180, 27))
+        self.b_show.font_size = 14    # under the board, right of the hex line
         self._refresh_buttons()
 
     def choice_box(self) -> pygame.Rect:
@@ -603,8 +613,8 @@ class TumbleweedScene(TableScene):
         except OSError as e:
             self.refuse(f"the move list could not be saved: {e.strerror or e}")
             return
-        where = f"{path.parent.name}/{path.name}" + (" and the clipboard" if copied else "")
-        self.say(f"Move list saved to {where} (in the data folder)", self.theme.good, 5.0, fact="file")
+        self.say(f"Move list saved as {path.parent.name}/{path.name} in the data folder"
+                 + (", and copied to the clipboard" if copied else ""), self.theme.good, 5.0, fact="file")
         self._sound("click")
 
     def do_import(self) -> None:
@@ -862,13 +872,13 @@ class TumbleweedScene(TableScene):
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(self._position_layer(), BOARD.topleft)
         self._draw_previews(surface)
-        self._draw_status(surface)
         self._draw_panel(surface)
         if self.match.is_over():
             if self.show_result:
                 self._draw_result(surface)
             else:
                 self.b_show.draw(surface, self.app)
+        self._draw_status(surface)      # the notices last: an end card never hides them
 
     def preview(self) -> dict[str, Any] | None:
         """The would-be stack shown under the pointer (or on the clicked hex, ``firm``), as the aid
@@ -1105,7 +1115,7 @@ class TumbleweedScene(TableScene):
         (influence), "capture" (dashed outline of a capture that is not suicidal), "last" (the last
         move), "suicidal" (a grey preview) and "sight" (the preview's lines to the stacks that see it)."""
         out = []
-        if self.influence_shown():
+        if self.influence_shown() and self.state.phase not in ("neutral", "setup"):
             out += ["controlled", "contested"]
         if self.captures_shown():
             out.append("capture")
