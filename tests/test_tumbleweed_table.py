@@ -132,6 +132,25 @@ def test_the_legend_names_every_mark_shown_at_beginner(app):
     assert {"controlled", "contested", "capture", "last", "suicidal", "sight"} <= set(scene.legend())
     app.step([key(pygame.K_i)], STEP)        # influence off: its marks leave the legend too
     assert "controlled" not in scene.legend() and "capture" in scene.legend()
+    # the pointer on a hex the mover cannot take: its dashed red outline is named
+    st = m.state
+    seat = m.active_players()[0]
+    legal = {(a["q"], a["r"]) for a in m.rules.legal_actions(st, seat) if a["t"] == "place"}
+    bad = next(c for c in st.geo.cells if c not in legal)
+    app.step([motion(scene.cell_pos(bad))], STEP)
+    assert scene.preview() is not None and not scene.preview()["legal"]
+    assert "illegal" in scene.legend() and len(scene.legend()) <= 6
+
+
+def test_the_legend_fits_its_card_whatever_it_shows(app):
+    from sim.app import widgets
+    m = demo_match(8, 30, seed=3)
+    scene = start(app, m, prefs={"influence": True, "captures": True, "last_move": True})
+    widgets.CLIPPED.clear()
+    for cell in list(m.state.geo.cells)[::7]:
+        app.step([motion(scene.cell_pos(cell))], STEP)
+        assert len(scene.legend()) <= 6
+    assert not widgets.CLIPPED, widgets.CLIPPED
 
 
 # ------------------------------------------------------------------------------ redo
@@ -231,3 +250,19 @@ def test_sight_lines_run_under_the_seeing_stacks_numerals(app):
         for dx in range(-2, 3):
             for dy in range(-2, 3):
                 assert drawn.get_at((x + dx, y + dy)) == plain.get_at((x + dx, y + dy)), (b, dx, dy)
+
+
+def test_import_takes_a_game_on_the_clipboard_first(app, monkeypatch):
+    other = demo_match(6, 12, seed=9)
+    text = export_text(other)
+    monkeypatch.setattr(pygame.scrap, "get_text", lambda: text)
+    monkeypatch.setattr(pygame.scrap, "has_text", lambda: True)
+    m = demo_match(8, 6, seed=2)
+    scene = start(app, m)
+    folder = games_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "older.txt").write_text(export_text(m))
+    click(app, scene.b_import.rect.center)
+    new = app.top
+    assert new is not scene and move_tokens(new.match) == move_tokens(other)
+    assert new.match.config["size"] == 6 and "clipboard" in new.msg[0]

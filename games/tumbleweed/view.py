@@ -1113,7 +1113,8 @@ class TumbleweedScene(TableScene):
     def legend(self) -> list[str]:
         """The kinds of mark on the board now, in the legend's order: "controlled", "contested"
         (influence), "capture" (dashed outline of a capture that is not suicidal), "last" (the last
-        move), "suicidal" (a grey preview) and "sight" (the preview's lines to the stacks that see it)."""
+        move), "suicidal" (a grey preview) and "sight" (the preview's lines to the stacks that see it),
+        or, while the pointer is on a hex the mover cannot take, "illegal" (its dashed red outline)."""
         out = []
         if self.influence_shown() and self.state.phase not in ("neutral", "setup"):
             out += ["controlled", "contested"]
@@ -1121,12 +1122,17 @@ class TumbleweedScene(TableScene):
             out.append("capture")
         if self.prefs["last_move"] and self.state.last is not None:
             out.append("last")
+        pv = self.preview() if self.state.phase == "play" else None
+        illegal = pv is not None and not pv["legal"]
         if self.aid != "expert" and self.state.phase == "play" and not self.match.is_over():
-            out += ["suicidal", "sight"]
+            out += ["suicidal", "illegal" if illegal else "sight"]
+        elif illegal:
+            out.append("illegal")
         return out
 
     LEGEND_TEXT = {"controlled": "controlled (dot, ring)", "contested": "contested", "capture": "safe capture",
-                   "last": "last move", "suicidal": "suicidal (grey)", "sight": "sight (theirs dashed)"}
+                   "last": "last move", "suicidal": "suicidal (grey)", "sight": "sight (theirs dashed)",
+                   "illegal": "can't place here"}
 
     def _draw_legend(self, surface) -> None:
         th = self.theme
@@ -1143,7 +1149,7 @@ class TumbleweedScene(TableScene):
             x = card.x + 14 + (k % 2) * col_w
             y = card.y + 40 + (k // 2) * 20
             cx, cy = x + 10, y
-            if kind in ("controlled", "contested", "capture", "last"):
+            if kind in ("controlled", "contested", "capture", "last", "illegal"):
                 draw_cell = draw.CELL
                 pts = draw.hex_points(cx, cy, s)
                 if kind == "controlled":
@@ -1155,6 +1161,9 @@ class TumbleweedScene(TableScene):
                 elif kind == "capture":
                     pygame.draw.polygon(surface, draw_cell, pts)
                     draw.dashed_hex(surface, cx, cy, s, draw.CAPTURE_MARK, 2, 2)
+                elif kind == "illegal":
+                    pygame.draw.polygon(surface, draw_cell, pts)
+                    draw.dashed_hex(surface, cx, cy, s * 0.9, mix(th.bad, draw.CELL, 0.3), 2, 2)
                 else:
                     pygame.draw.polygon(surface, mix(draw.CELL, draw.LAST_MOVE, 0.7), pts)
                     pygame.draw.polygon(surface, draw.LAST_MOVE, pts, 2)
