@@ -492,11 +492,25 @@ def _fuzz_check(app, frames: list[int], shown: list, nudge: random.Random | None
     leaves that match exactly as it was (drawing never changes state). With ``nudge``, every 20th
     frame a seat at this machine whose move it is makes a random legal move, so the screen is fuzzed
     in later phases of the game too."""
+    from sim.app import widgets
+
+    def cut_labels() -> list[str]:
+        """Labels the frames drawn since the last call cut, or ran over a card's edge."""
+        cut = sorted({t for t, _w in widgets.CLIPPED})
+        for scene in list(app.stack):
+            kit = getattr(scene, "kit", None) or getattr(scene, "_kit", None)
+            if kit is not None:
+                cut += [f"over an edge: {t!r}" for t, _r in kit.overflow()]
+        widgets.CLIPPED.clear()
+        return cut
+
     def check():
         frames[0] += 1
         top = app.top
         if shown and type(top) is type(shown[0]):
             shown[0] = top
+        cut = cut_labels()
+        assert not cut, cut
         m = getattr(shown[0], "match", None) if shown else app.match
         if m is None:
             return
@@ -505,6 +519,8 @@ def _fuzz_check(app, frames: list[int], shown: list, nudge: random.Random | None
             before = snapshot(m)
             app.draw()
             assert snapshot(m) == before, "drawing changed the match"
+            cut = cut_labels()
+            assert not cut, cut
         if nudge is not None and frames[0] % 20 == 0 and not m.is_over() and m.cursor == len(m.log):
             seats = m.config.get("seats") or ["human"] * 6
             players = [p for p in m.active_players() if 0 <= p < len(seats) and seats[p] == "human"]
@@ -519,8 +535,18 @@ def test_every_game_has_a_fuzzed_screen():
     assert set(SCREENS) == set(GAMES)
 
 
+@pytest.fixture
+def fit_checked(monkeypatch):
+    """The UI kit keeps what it draws, so the fuzz checks fail on any label cut or over a card's edge."""
+    from sim.app import widgets
+    monkeypatch.setattr(widgets, "CHECK_FIT", True)
+    widgets.CLIPPED.clear()
+    yield
+    widgets.CLIPPED.clear()
+
+
 @pytest.mark.parametrize("name", GAMES)
-def test_fuzz_game_screen(name, app):
+def test_fuzz_game_screen(name, app, fit_checked):
     from sim.app.fuzz import fuzz_scene
     from sim.app.launcher import LauncherScene
 
@@ -540,7 +566,7 @@ def test_fuzz_game_screen(name, app):
 
 
 @pytest.mark.parametrize("name", [n for n in registry.game_names() if registry.get_spec(n).make_setup is not None])
-def test_fuzz_setup_dialog(name, app):
+def test_fuzz_setup_dialog(name, app, fit_checked):
     from sim.app.fuzz import fuzz_scene
     from sim.app.launcher import LauncherScene
 

@@ -27,9 +27,13 @@ def test_finished_game_is_kept_for_replay_and_unfinished_one_is_set_aside():
         app.start_match(SOLITAIRE, first)
         _bot_moves(first, 10)
         assert record.load(autosave_path()).log == first.log
-        # a new match while the first is unfinished: the first is moved to saves/, not destroyed
+        # a new match while the first is unfinished: until its first move the first stays the autosave
         second = Match(SOLITAIRE.make_rules(), None, 32)
         app.start_match(SOLITAIRE, second)
+        assert record.load(autosave_path()).log == first.log
+        assert not list((data_dir() / "saves").glob("*.json"))
+        # with a move the first is moved to saves/, not destroyed
+        _bot_moves(second, 1)
         kept = list((data_dir() / "saves").glob("gobble-solitaire-*.json"))
         assert len(kept) == 1 and record.load(kept[0]).log == first.log
         assert record.load(autosave_path()).log == second.log
@@ -85,3 +89,43 @@ def test_stale_temporary_files_are_removed_when_the_data_folder_is_opened():
     assert data_dir() == home
     assert not any(f.exists() for f in old)
     assert young.exists() and keep.exists()
+
+
+def _leave(app):
+    """Esc on the game screen: back to the launcher (whose Resume is looked at again)."""
+    import pygame
+    from events import key
+    app.step([key(pygame.K_ESCAPE)], App.STEP)
+    launcher = app.top
+    assert isinstance(launcher, LauncherScene)
+    launcher.refresh_resume()
+    return launcher
+
+
+def test_leaving_a_set_up_screen_without_a_move_leaves_no_resume_and_no_save():
+    from sim.core import registry
+    app = App(headless=True)
+    try:
+        app.push(LauncherScene(app))
+        for name in registry.game_names():
+            spec = registry.get_spec(name)
+            m = Match(spec.make_rules(), None, 7)
+            assert not m.has_moves(), name
+            app.start_match(spec, m)
+            app.step([], App.STEP)
+            launcher = _leave(app)
+            assert launcher.resume_match is None, name
+        assert not (data_dir() / "saves").exists() or not list((data_dir() / "saves").iterdir())
+        # an unfinished match with a move stays the one to resume while a new set-up is left unplayed
+        first = Match(SOLITAIRE.make_rules(), None, 31)
+        app.start_match(SOLITAIRE, first)
+        _bot_moves(first, 3)
+        for name in registry.game_names():
+            spec = registry.get_spec(name)
+            app.start_match(spec, Match(spec.make_rules(), None, 8))
+            app.step([], App.STEP)
+            launcher = _leave(app)
+            assert launcher.resume_match is not None and launcher.resume_match.log == first.log, name
+        assert not (data_dir() / "saves").exists() or not list((data_dir() / "saves").iterdir())
+    finally:
+        app.close()

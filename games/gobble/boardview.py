@@ -57,12 +57,24 @@ class BoardScene(TableScene):
     MIN_S, MAX_S, FIT_MAX_S = 16, 96, 58
     #: Margins (px, horizontal and vertical) the fitted Tantrix keeps inside the board area.
     FIT_PAD = (80, 150)
+    #: px at the top of the board area kept for the notices (status, message, the bot's error): the
+    #: board is drawn below them, never under them.
+    NOTICE_H = 92
     #: Zoom levels the automatic fit may choose (None: any); few levels mean few tile re-renders.
     FIT_LEVELS: tuple[int, ...] | None = None
     SNAP = 1.1             # a legal cell within this many corner radii of the pointer catches it
     DRAG_SLOP = 6          # px a press may move and still count as a click
     BANNER_TIME = 1.6
     HAND_DRAG_S = 54       # size of a tile dragged outside the board
+
+    def board_rect(self) -> pygame.Rect:
+        """The part of the board area the Tantrix is drawn in (below the notices)."""
+        b = self.BOARD
+        return pygame.Rect(b.x, b.y + self.NOTICE_H, b.w, b.h - self.NOTICE_H)
+
+    def notices_rect(self) -> pygame.Rect:
+        b = self.BOARD
+        return pygame.Rect(b.x + 12, b.y + 4, b.w - 24, self.NOTICE_H - 8)
 
     def _init_board_view(self) -> None:
         # camera: unit-size world point shown at VIEW_CENTER, corner radius in px

@@ -25,6 +25,7 @@ from typing import Any
 import pygame
 
 from sim.app.widgets import Button, dim_backdrop, mix
+from sim.app.ui import Notice
 from sim.core import storage
 from sim.core.match import Match
 from sim.core.registry import get_spec
@@ -468,7 +469,7 @@ class SolitaireScene(BoardScene):
         surface.blit(self._background(), (0, 0))
         # board
         clip = surface.get_clip()
-        surface.set_clip(BOARD)
+        surface.set_clip(self.board_rect())   # never under the notices
         self._draw_board_layer(surface)
         tile = self.movable()
         holding = self.hold is not None and tile is not None and not self.match.is_over()
@@ -516,12 +517,13 @@ class SolitaireScene(BoardScene):
                     f"Game over: {pen} tile{'s' if pen != 1 else ''} on the penalty stack", th.panel)
         return ("", th.panel)
 
+    def status_notice(self) -> Notice | None:
+        text, col = self._status_text()
+        return Notice("status", text, self.theme.text, col, 17) if text else None
+
     def _draw_status(self, surface) -> None:
         th = self.theme
-        text, col = self._status_text()
-        if text:
-            self._pill(surface, text, (BOARD.centerx, 30), col, size=17)
-        self._draw_message(surface, 58)
+        self.draw_notices(surface)      # the status, the message, the bot's error
         # zoom/pan help in the corner
         self._blit_text(surface, "wheel: zoom  ·  right-drag: pan  ·  F: fit", 13,
                         mix(th.bg, th.text_dim, 0.75), bottomleft=(14, BOARD.bottom - 10))

@@ -29,6 +29,7 @@ import pygame
 
 from sim.ai.realtime import BotTimers
 from sim.app.widgets import Button, dim_backdrop, mix
+from sim.app.ui import Notice
 from sim.core.match import Match
 from sim.core.registry import get_spec
 from sim.core.seats import parse as parse_seat
@@ -657,7 +658,7 @@ class RaceScene(BoardScene):
         sym = self._symbols()
         surface.blit(self._background(), (0, 0))
         clip = surface.get_clip()
-        surface.set_clip(BOARD)
+        surface.set_clip(self.board_rect())   # never under the notices
         self._draw_board_layer(surface)
         tile = self.held_tile()
         holding = tile is not None and self.playing()
@@ -717,11 +718,13 @@ class RaceScene(BoardScene):
             return ("None of your tiles fits now: put the revealed one on your stack (D)", th.panel)
         return ("Race! Drag your tile onto the Tantrix  ·  it must touch 2 tiles, colours matching", th.panel)
 
+    def status_notice(self) -> Notice | None:
+        text, col = self._status_text()
+        return Notice("status", text, self.theme.text, col, 16) if text else None
+
     def _draw_status(self, surface) -> None:
         th = self.theme
-        text, col = self._status_text()
-        self._pill(surface, text, (BOARD.centerx, BOARD.y + 26), col, size=16)
-        self._draw_message(surface, BOARD.y + 54)
+        self.draw_notices(surface)      # the status, the message, the bot's error
         self._blit_text(surface, "wheel: zoom  ·  right-drag: pan  ·  F: fit  ·  H: hint", 13,
                         mix(th.bg, th.text_dim, 0.75), bottomright=(BOARD.right - 14, BOARD.bottom - 10))
 

@@ -41,7 +41,7 @@ import pygame
 
 from sim.app.setup_view import SEAT_COLOURS, SeatSetupScene
 from sim.app.table import TableScene
-from sim.app.ui import button_row
+from sim.app.ui import Notice, button_row
 from sim.app.widgets import Button, mix
 from sim.core.match import Match
 from sim.core.registry import get_spec
@@ -58,6 +58,7 @@ SQ = 50                                   # px per square
 BOARD_X, BOARD_Y = 22, 86                 # top left of ring square (0, 0)
 BOARD = pygame.Rect(BOARD_X, BOARD_Y, 14 * SQ, 14 * SQ)
 AREA = pygame.Rect(0, 0, 748, 800)        # the board side of the screen
+NOTICES = pygame.Rect(8, 2, AREA.w - 16, BOARD.y - 4 - 2 - 2)   # the notices area, above the board's ring
 PANEL = pygame.Rect(748, 0, 532, 800)
 PX = PANEL.x + 16
 PW = PANEL.w - 32
@@ -1259,22 +1260,28 @@ class StreetcarScene(TableScene):
             return f"Game over: {name} {verb}, line {st.seats[st.winner].line} is home"
         return "Game over: a draw (nobody could lay a tile for a whole round)"
 
+    def board_rect(self) -> pygame.Rect:
+        """The board with its ring (px)."""
+        return BOARD.inflate(8, 8)
+
+    def notices_rect(self) -> pygame.Rect:
+        return NOTICES
+
+    def status_notice(self) -> Notice | None:
+        if self.match.is_over() and not self.show_result:
+            return None
+        text = self.status_text()
+        return Notice("status", text[:1].upper() + text[1:], self.theme.text, self.theme.panel, 17)
+
+    def standing_notices(self) -> list[Notice]:
+        # the last move in words while no message is up (a message about it takes its place)
+        if self.msg is None and self.log_lines:
+            th = self.theme
+            return [Notice("message", self.log_lines[-1], th.text_dim, mix(th.bg, th.panel, 0.3), 14)]
+        return []
+
     def _draw_status(self, surface) -> None:
-        th = self.theme
-        if not (self.match.is_over() and not self.show_result):
-            text = self.status_text()
-            self._pill(surface, text[:1].upper() + text[1:], (AREA.centerx, 28), th.panel)
-        y = 66
-        if self.msg is not None:
-            text, colour, _until = self.msg
-            img = self._text(text, 15, colour, True)
-            r = img.get_rect(center=(AREA.centerx, y))
-            pygame.draw.rect(surface, mix(th.bg, th.panel, 0.6), r.inflate(24, 8), border_radius=8)
-            surface.blit(img, r)
-        elif self.log_lines:
-            self._blit_text(surface, self.log_lines[-1], 14, th.text_dim, center=(AREA.centerx, y))
-        if self.bot_error:
-            self._blit_text(surface, self.bot_error, 13, th.bad, bottomleft=(14, 798))
+        self.draw_notices(surface)      # the status, the message or the last move, the bot's error
 
     # ------------------------------------------------------------------ draw: panel
     def _draw_panel(self, surface) -> None:
@@ -1403,15 +1410,26 @@ class StreetcarScene(TableScene):
                         topleft=(card.x + 196, card.y + 37))
         done = self.served_or_linked(seat)
         x = card.x + 16
-        self._blit_text(surface, f"Route card {me.card}:", 13, th.text_dim, topleft=(x, card.y + 64))
-        x += 104
-        for k in me.stops:
+        names = [BUILDING_NAMES[k] + (" ✓" if k in done else "") for k in me.stops]
+        # the route card's label and the stops' names at the largest size that fits the card's width
+        # (the label left out before the names go below 11 px)
+        room = card.right - 10 - x
+        label, size = True, 11
+        for label, size in ((True, 13), (True, 12), (False, 13), (False, 12), (False, 11)):
+            need = (104 if label else 0) + sum(29 + self.app.font(size, k in done).size(nm)[0] + 12
+                                               for k, nm in zip(me.stops, names)) - 12
+            if need <= room:
+                break
+        if label:
+            self._blit_text(surface, f"Route card {me.card}:", 13, th.text_dim, topleft=(x, card.y + 64))
+            x += 104
+        for k, nm in zip(me.stops, names):
             ok = k in done
             chip = pygame.Rect(x, card.y + 60, 24, 22)
             pygame.draw.rect(surface, draw.BUILDING, chip, border_radius=5)
             self._blit_text(surface, k, 14, draw.BUILDING_INK, True, center=chip.center)
-            t = self._blit_text(surface, BUILDING_NAMES[k] + (" ✓" if ok else ""), 13,
-                                th.good if ok else th.text, ok, midleft=(chip.right + 5, chip.centery))
+            t = self._blit_text(surface, nm, size, th.good if ok else th.text, ok,
+                                midleft=(chip.right + 5, chip.centery))
             x = t.right + 12
         if me.driving:
             left = self.squares_left(seat)
@@ -1541,9 +1559,7 @@ class StreetcarScene(TableScene):
     # ------------------------------------------------------------------ draw: overlays
     def _draw_handover(self, surface) -> None:
         th = self.theme
-        shade = pygame.Surface((W_LOGICAL, H_LOGICAL), pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 215))
-        surface.blit(shade, (0, 0))
+        self.kit.shade(surface, (0, 0, W_LOGICAL, H_LOGICAL), 215)
         box = pygame.Rect(0, 0, 560, 250)
         box.center = (W_LOGICAL // 2, H_LOGICAL // 2)
         pygame.draw.rect(surface, th.panel, box, border_radius=18)

@@ -39,6 +39,7 @@ import pygame
 
 from sim.ai.worker import BotWorker
 from sim.app.table import TableScene
+from sim.app.ui import Notice
 from sim.app.widgets import Button, dim_backdrop, draw_symbol, mix
 from sim.core.match import Match
 from sim.core.rules import PHYSICS, IllegalAction
@@ -1398,7 +1399,47 @@ class TokamiScene(TableScene):
         self._focus_cache = (key, best)
         return best
 
+    def board_rect(self) -> pygame.Rect:
+        """The X on the table and the pile over it (px): the stand's wing tips, the table, and up to
+        five stick thicknesses above the upper wing tips, through all lanes."""
+        tip, pad = model.WING_TIP, 10.0
+        pts = [self.proj.to_screen(x, y, d) for x in (-tip - pad, tip + pad)
+               for y in (model.TABLE_Y - model.TABLE_RADIUS, tip + 5 * model.STICK_THICK)
+               for d in (-0.6, model.LANES + 0.6)]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        return pygame.Rect(round(min(xs)), round(min(ys)), round(max(xs) - min(xs)), round(max(ys) - min(ys)))
+
+    def notices_rect(self) -> pygame.Rect:
+        top = self.board_rect().y
+        return pygame.Rect(PILE.x + 12, 4, PILE.w - 24, max(40, top - 10))
+
+    def status_notice(self) -> Notice:
+        text, col = self.status_line()
+        return Notice("status", text, self.theme.text, col, 17)
+
+    def standing_notices(self) -> list[Notice]:
+        th = self.theme
+        if self.msg is None and self.bots_missing and not self.human_to_move():
+            return [Notice("message", self.bots_missing, th.text_dim, th.panel)]
+        return []
+
+    def notice_items(self) -> list[Notice]:
+        items = super().notice_items()
+        th = self.theme
+        for n in items:       # the message on a tint of its own colour, as before
+            if n.key == "message" and self.msg is not None and n.text == self.msg[0]:
+                n.fill, n.fg = mix(th.bg, self.msg[1], 0.35), th.text
+        return items
+
     def _draw_status(self, surface) -> None:
+        th = self.theme
+        self.draw_notices(surface)
+        self._blit_text(surface, "drag: move  ·  wheel: turn (Shift fine)  ·  Tab: lift out, again: across/along"
+                        "  ·  1-6 [ ]: lane",
+                        13, mix(th.bg, th.text_dim, 0.8), bottomleft=(14, PILE.bottom - 10))
+
+    def status_line(self) -> tuple[str, tuple]:
+        """The status over the pile: what happens now and what to do, and its backdrop colour."""
         th = self.theme
         st = self.state
         if self.replay is not None:
@@ -1424,15 +1465,7 @@ class TokamiScene(TableScene):
                     text = "Lift it and let go higher  ·  wheel turns (Shift fine)  ·  Tab lifts it out"
                 else:
                     text = "Pull it off the X" + ("  ·  Tab slides it out" if att.can_lift() else "")
-        self._pill(surface, text, (PILE.centerx, 30), col, size=17)
-        if self.msg is not None:
-            msg, mc, _left = self.msg
-            self._pill(surface, msg, (PILE.centerx, 72), mix(th.bg, mc, 0.35), fg=th.text, size=15)
-        elif self.bots_missing and not self.human_to_move():
-            self._pill(surface, self.bots_missing, (PILE.centerx, 72), th.panel, fg=th.text_dim, size=15)
-        self._blit_text(surface, "drag: move  ·  wheel: turn (Shift fine)  ·  Tab: lift out, again: across/along"
-                        "  ·  1-6 [ ]: lane",
-                        13, mix(th.bg, th.text_dim, 0.8), bottomleft=(14, PILE.bottom - 10))
+        return text, col
 
     def _chips(self, surface, ids, colours, x, y, minus: bool = False) -> int:
         """Small stick chips grouped by colour with their counts from ``x``; returns the end x."""
@@ -1511,17 +1544,15 @@ class TokamiScene(TableScene):
             total = st.totals[p] + (sc if st.phase != "over" else 0)
             self._blit_text(surface, str(total), 19, th.accent, True, topright=(SCORE_CARD.right - 12, y + 1))
             if row_h >= 56 and st.phase != "over":
-                yy = y + 34
-                self._blit_text(surface, "won", 12, th.text_dim, midleft=(SCORE_CARD.x + 12, yy))
-                x = self._chips(surface, st.winning[p], st.colours, SCORE_CARD.x + 46, yy)
-                if not st.winning[p]:
-                    x = self._blit_text(surface, "-", 13, th.text_dim, midleft=(SCORE_CARD.x + 46, yy)).right + 8
-                mx = max(x + 6, SCORE_CARD.x + 150)
-                self._blit_text(surface, "minus", 12, th.text_dim, midleft=(mx, yy))
-                if st.minus[p]:
-                    self._chips(surface, st.minus[p], st.colours, mx + 42, yy, minus=True)
-                else:
-                    self._blit_text(surface, "-", 13, th.text_dim, midleft=(mx + 42, yy))
+                # won and minus sticks on a line each, so four colours of either fit the card
+                chips_x = SCORE_CARD.x + 56
+                for k, (word, ids) in enumerate((("won", st.winning[p]), ("minus", st.minus[p]))):
+                    yy = y + (32 if row_h >= 70 else 28) + k * (18 if row_h >= 70 else 16)
+                    self._blit_text(surface, word, 12, th.text_dim, midleft=(SCORE_CARD.x + 12, yy))
+                    if ids:
+                        self._chips(surface, ids, st.colours, chips_x, yy, minus=k == 1)
+                    else:
+                        self._blit_text(surface, "-", 13, th.text_dim, midleft=(chips_x, yy))
         if st.round_scores:
             done = "  ".join("/".join(f"{s:+d}" for s in r) for r in st.round_scores)
             self._blit_text(surface, f"Rounds so far: {done}"[:46], 12, th.text_dim,

@@ -39,7 +39,7 @@ import pygame
 
 from sim.app.setup_view import SeatSetupScene
 from sim.app.table import TableScene
-from sim.app.ui import button_row
+from sim.app.ui import Notice, button_row
 from sim.app.widgets import Button, mix, wrap_text
 from sim.core.match import Match
 from sim.core.registry import get_spec
@@ -57,7 +57,8 @@ PLAYER_CARDS = (pygame.Rect(PX, 74, PW, 124), pygame.Rect(PX, 204, PW, 124))
 TABLE_CARD = pygame.Rect(PX, 334, PW, 70)
 ACTION_CARD = pygame.Rect(PX, 410, PW, 272)
 BUTTONS_Y = 692
-STATUS_Y = 26                        # centre of the status pill over the board
+NOTICES = pygame.Rect(12, 4, 856, 124)   # the notices area, above the board
+BOARD_TOP, BOARD_BOTTOM = 132, 30     # px kept free above (the notices) and below (the hover line) the board
 H = math.sqrt(3) / 2
 BOT_DELAY = 0.6                      # s an action stays on screen before a bot's next one is shown
 MOVE_SPEED = 3.2                     # space edges per second of a gliding astronaut
@@ -243,10 +244,30 @@ class TomTubeScene(TableScene):
 
     # ------------------------------------------------------------------ geometry
     def _layout(self) -> None:
-        top, bottom = 64, 34
+        top, bottom = BOARD_TOP, BOARD_BOTTOM
         scale = min((BOARD.w - 60) / 9.0, (BOARD.h - top - bottom) / (8 * H + 1.1))
         self.xf = draw.Xform(scale, BOARD.centerx, top + (BOARD.h - top - bottom) / 2)
         self.s = scale
+
+    def board_rect(self) -> pygame.Rect:
+        """The board (9.4 edges wide with the solar modules' panels, 8 rows of triangles and the bases
+        high) in px."""
+        w, h = 9.4 * self.s, (8 * H + 1.1) * self.s
+        return pygame.Rect(round(self.xf.ox - w / 2), round(self.xf.oy - h / 2), round(w), round(h))
+
+    def notices_rect(self) -> pygame.Rect:
+        return NOTICES
+
+    def status_notice(self) -> Notice | None:
+        text = self.status_text()
+        return Notice("status", text[:1].upper() + text[1:], self.theme.text, self.theme.panel, 16) if text else None
+
+    def standing_notices(self) -> list[Notice]:
+        th = self.theme
+        if self.phase_for_human() == "fill_other":
+            note = f"Optional: {PLAYER_NAMES[1 - self.state.turn]} had to leave these triangles"
+            return [Notice("fill_other", note, th.text, mix(th.accent, (0, 0, 0), 0.35), 14)]
+        return []
 
     def node_pos(self, node: str) -> tuple[float, float]:
         """Screen position (px) of a node id."""
@@ -1140,23 +1161,7 @@ class TomTubeScene(TableScene):
 
     def _draw_status(self, surface) -> None:
         th = self.theme
-        text = self.status_text()
-        if text:
-            self._pill(surface, text[:1].upper() + text[1:], (BOARD.centerx, STATUS_Y), th.panel, size=16)
-        y = STATUS_Y + 36
-        st = self.state
-        if self.phase_for_human() == "fill_other":
-            note = f"Optional: {PLAYER_NAMES[1 - st.turn]} had to leave these triangles"
-            self._pill(surface, note, (BOARD.centerx, y), mix(th.accent, (0, 0, 0), 0.35), size=14)
-            y += 30
-        if self.msg is not None:
-            text, colour, _until = self.msg
-            img = self._text(text, 15, colour, True)
-            r = img.get_rect(center=(BOARD.centerx, y))
-            pygame.draw.rect(surface, mix(th.bg, th.panel, 0.6), r.inflate(24, 10), border_radius=8)
-            surface.blit(img, r)
-        if self.bot_error:
-            self._blit_text(surface, self.bot_error, 14, th.bad, bottomleft=(14, BOARD.bottom - 30))
+        self.draw_notices(surface)       # the status, the note, the message and the bot's error
         info = self.hover_info()
         if info:
             self._blit_text(surface, info, 14, th.text_dim, bottomleft=(14, BOARD.bottom - 8))
@@ -1318,7 +1323,8 @@ class TomTubeScene(TableScene):
                 b.draw(surface, self.app)
             if self.mode is not None:
                 n = len(self.rules.move_targets(st, seat, self.mode))
-                self._blit_text(surface, MODE_HELP[self.mode], 13, th.text_dim, topleft=(x, card.y + 170))
+                self.kit.blit(surface, MODE_HELP[self.mode], 13, th.text_dim, width=card.w - 28,
+                              topleft=(x, card.y + 170))
                 self._blit_text(surface, f"{n} destination{'s' if n != 1 else ''} ringed on the board", 13,
                                 th.text_dim, topleft=(x, card.y + 188))
             self.b_exchange.draw(surface, self.app)

@@ -1,9 +1,16 @@
 """The Tumbleweed screen (specs/tumbleweed.md; seed 004 "Options" and "Player preference options").
 
-Layout at the logical 1280x800 px: the hexhex board on the left (fitted to the board side), a side
-panel on the right with the two players (colour, who plays, running score, whose turn, the bot's
-"thinking" mark), the buttons (Pass, Undo, Rules, Menu), the preferences and the move list in
-notation.
+Layout at the logical 1280x800 px: on the left the notices area (the status line, the stale reminder,
+a pass that would end the game, messages and toasts, one box per fact: ``TableScene.draw_notices``),
+under it the hexhex board fitted to its side, and under that the hex under the pointer; a side panel
+on the right with Rules and Menu, the two players (colour, who plays, running score, whose turn, the
+bot's "thinking" mark), the buttons (Pass, Undo, Redo, Hint), the preferences, a legend of the marks on
+the board, and the move list in notation with Export (a file in ``data_dir()/tumbleweed-games`` and the
+clipboard) and Import (the clipboard's game, else the newest file there).
+
+Edge labels spell the names the move list logs (AbstractPlay notation): the row letter left of each
+row; a position in a row is read from the number under the board for the rows up to the middle one and
+from the number over the board for the rows above it (:meth:`TumbleweedScene.edge_labels`).
 
 What the screen shows, as the seed's aids and preferences say:
 
@@ -16,7 +23,8 @@ What the screen shows, as the seed's aids and preferences say:
   (a click shows the preview, a second click on it plays), last-move highlight (a yellow tone),
   coordinates around the board (AbstractPlay names, ``notation``), influence (controlled empty hexes in
   the controller's colour with a dot or ring, contested ones striped light red; key I) and the capture
-  outlines (dashed sky blue).
+  outlines (dashed sky blue). The last two act at the Beginner aid only: at the others their toggles
+  are disabled, the reason beside them.
 * The stale reminder ("passing is recommended") when the rules raise it, and an end card with both
   players' stacks, territory and score.
 
@@ -27,7 +35,8 @@ is shown no sooner than ``BOT_DELAY`` s after the previous one.
 
 Keys: P pass, I influence, C coordinates, R / W choose red / white, Enter play the previewed move,
 Ctrl+Z undo (back to before your last move: the bot's replies and your move; hot-seat: the last move),
-V the end card / the board, Esc drops a preview (else the app's menu), F1 rules (the app's).
+Ctrl+Y redo, H hint (the strongest bot's move becomes the preview), V the end card / the board, Esc
+drops a preview (else the app's menu), F1 rules (the app's).
 
 Scene contract (sim/app/scene.py): positions come from ``event.pos`` only; ``draw`` never changes the
 match; animation and bots run from ``update(dt)``.
@@ -42,7 +51,7 @@ from typing import Any
 import pygame
 
 from sim.app.table import TableScene
-from sim.app.ui import button_row
+from sim.app.ui import Notice, button_row
 from sim.app.setup_view import SeatSetupScene
 from sim.app.widgets import Button, mix
 from sim.core import storage
@@ -52,21 +61,24 @@ from sim.core.rules import IllegalAction
 from sim.core.registry import get_spec
 
 from . import draw
-from .notation import LETTERS, cell_name, move_tokens, sight_summary
-from .rules import (CODE_OWNER, COLOUR_NAMES, EMPTY, GUEST, HOST, NEUTRAL, NEUTRAL_HEIGHT, RED,
+from .notation import LETTERS, cell_name, export_text, import_text, move_tokens, replay_tokens, sight_summary
+from .rules import (CODE_HEIGHT, CODE_OWNER, COLOUR_NAMES, EMPTY, GUEST, HOST, NEUTRAL, NEUTRAL_HEIGHT, RED,
                     STALE_END, WHITE, TumbleweedState, cell_count, contested, control, is_suicidal,
                     nonsuicidal_captures, preview_height, scores)
 
 W_LOGICAL, H_LOGICAL = 1280, 800
-BOARD = pygame.Rect(0, 0, 896, 800)
+BOARD = pygame.Rect(0, 0, 896, 800)           # the left part of the screen: notices, board, hex info
+NOTICES = pygame.Rect(16, 6, BOARD.w - 32, 150)   # the notices area, above the board
+BOARD_AREA = pygame.Rect(0, 160, BOARD.w, 612)    # the board with its edge labels is fitted in here
+INFO_Y = 785                       # centre of the line naming the hex under the pointer
 PANEL = pygame.Rect(896, 0, 384, 800)
 PX = PANEL.x + 18                  # panel content left edge
 PW = PANEL.w - 36                  # panel content width
 PLAYERS_CARD = pygame.Rect(PX, 70, PW, 136)
-BUTTONS_Y = 216
-OPTIONS_CARD = pygame.Rect(PX, 268, PW, 152)
-MOVES_CARD = pygame.Rect(PX, 430, PW, 318)
-STATUS_Y = 28                      # centre of the status pill over the board
+BUTTONS_Y = 214
+OPTIONS_CARD = pygame.Rect(PX, 264, PW, 150)
+LEGEND_CARD = pygame.Rect(PX, 422, PW, 94)
+MOVES_CARD = pygame.Rect(PX, 524, PW, 224)
 BOT_DELAY = 0.5                    # s a move stays on screen before a bot's reply is shown
 MOVE_LINE = 21                     # px per line of the move list
 
@@ -77,6 +89,10 @@ PREF_LABELS = {"confirm": "Confirm moves", "last_move": "Last move", "coords": "
 #: Preferences that only act at the Beginner aid (seed: "This option does not have any effect in
 #: Intermediate and Expert player aid level").
 BEGINNER_ONLY = ("influence", "captures")
+#: Why those toggles are disabled at the other aids (shown beside them).
+BEGINNER_ONLY_REASON = "Influence and outlines: Beginner aid only"
+#: The folder (in the data folder) exported games are written to and imported from.
+GAMES_FOLDER = "tumbleweed-games"
 
 ENDED = {"passes": "two passes in a row", "no_moves": "neither player can place a stack",
          "stale": "the stale rule (5 turns without any change of hands)"}
@@ -110,6 +126,75 @@ def save_prefs(prefs: dict[str, bool]) -> None:
         storage.write_json_atomic(prefs_path(), data)
     except OSError as e:
         print(f"playtable: cannot save Tumbleweed preferences: {e}", file=sys.stderr)
+
+
+# ------------------------------------------------------------------------------ export and import
+def games_folder():
+    """Where exported games are written and imports are looked for: ``data_dir()/tumbleweed-games``."""
+    return storage.data_dir() / GAMES_FOLDER
+
+
+def export_game(match: Match) -> tuple[Any, bool]:
+    """Write ``match``'s move list in notation (``notation.export_text``) to a new ``.txt`` file in
+    :func:`games_folder` and put it on the clipboard where pygame offers one: ``(path, copied)``.
+    Raises ``OSError`` when the file cannot be written."""
+    import time
+
+    text = export_text(match)
+    folder = games_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    n = 0
+    while (folder / f"tumbleweed-{stamp}-{n:02d}.txt").exists():
+        n += 1
+    path = folder / f"tumbleweed-{stamp}-{n:02d}.txt"
+    with open(path, "x", encoding="utf-8") as f:
+        f.write(text)
+    return path, _put_clipboard(text)
+
+
+def _put_clipboard(text: str) -> bool:
+    try:
+        pygame.scrap.put_text(text)
+        return pygame.scrap.get_text() == text
+    except Exception:  # noqa: BLE001 - no clipboard (headless, no window): the file is enough
+        return False
+
+
+def _clipboard_text() -> str:
+    try:
+        text = pygame.scrap.get_text() if pygame.scrap.has_text() else ""
+    except Exception:  # noqa: BLE001 - no clipboard
+        return ""
+    return text if isinstance(text, str) else ""
+
+
+def import_source() -> tuple[str, str] | None:
+    """What Import reads, as ``(where, text)``: the clipboard when it holds a game (tag lines), else
+    the newest ``.txt`` file in :func:`games_folder`; None when there is neither. Raises
+    ``ValueError`` with a reason when that file cannot be read."""
+    clip = _clipboard_text()
+    if "[" in clip and "]" in clip and "Tumbleweed" in clip:
+        return "the clipboard", clip
+    folder = games_folder()
+    files = sorted(folder.glob("*.txt"), key=lambda p: (p.stat().st_mtime, p.name)) if folder.is_dir() else []
+    if not files:
+        return None
+    path = files[-1]
+    return path.name, storage.read_text_bounded(path)
+
+
+def imported_match(text: str, config: dict) -> Match:
+    """The game in ``text`` (``notation.import_text``) replayed at a table with ``config``'s seats
+    and aid. Raises ``ValueError`` with a reason (a bad tag, the first bad move, no moves)."""
+    game = import_text(text)
+    tokens = move_tokens(game)
+    if not tokens:
+        raise ValueError("it holds no moves")
+    cfg = dict(config)
+    for k in ("size", "setup", "strict", "stale"):
+        cfg[k] = game.config[k]
+    return replay_tokens(cfg, tokens)
 
 
 # ------------------------------------------------------------------------------ set-up dialog
@@ -268,11 +353,68 @@ class TumbleweedScene(TableScene):
     # ------------------------------------------------------------------ geometry
     def _layout(self) -> None:
         n = self.state.size
-        # the board with a ring of labels: 2n+1 hexes wide, 3n+2 corner radii high (+ the status strip)
-        s_w = (BOARD.w - 24) / (SQRT3 * (2 * n + 1))
-        s_h = (BOARD.h - 96) / (3 * n + 2)
+        # the board with a ring of labels: 2n+1 hexes wide, 3n+1 corner radii high (labels included)
+        s_w = (BOARD_AREA.w - 24) / (SQRT3 * (2 * n + 1))
+        s_h = (BOARD_AREA.h - 6) / (3 * n + 1)
         self.s = max(8, int(min(s_w, s_h)))
-        self.origin = (BOARD.centerx, BOARD.centery + 22)
+        self.origin = BOARD_AREA.center
+        self._board_rect: pygame.Rect | None = None
+
+    def edge_labels(self) -> list[tuple[str, tuple[int, int], tuple[int, int], tuple[int, int]]]:
+        """The labels around the board as ``(text, cell, step, centre px)``: ``cell`` is the off-board
+        hex the label stands on and ``step`` the axial step a reader follows from it into the board;
+        every hex reached names the label's part of its AbstractPlay name (``notation.cell_name``).
+        Row letters stand left of their rows (step right). A position in a row runs along a line that
+        bends at the middle row: at and below it the line runs up-left from a number under the board,
+        at and above it down-left from a number over the board, so each number is written twice (at
+        the bottom for the lower half, at the top for the upper half), as on AbstractPlay's board."""
+        n = self.state.size
+        s = self.s
+        cells = self.state.geo.cells
+        out = []
+        first: dict[int, int] = {}
+        for q, r in cells:
+            first[r] = min(first.get(r, q), q)
+        for r in sorted(first):
+            x, y = self.cell_pos((first[r] - 1, r))
+            out.append((LETTERS[n - 1 - r], (first[r] - 1, r), (1, 0), (round(x + s * 0.15), y)))
+        low: dict[int, tuple[int, int]] = {}
+        high: dict[int, tuple[int, int]] = {}
+        for q, r in cells:
+            j = int(cell_name(n, (q, r))[1:])
+            if r >= 0 and (j not in low or r > low[j][1]):
+                low[j] = (q, r)
+            if r <= 0 and (j not in high or r < high[j][1]):
+                high[j] = (q, r)
+        for j, (q, r) in sorted(low.items()):     # under the lower half: the line runs up-left
+            x, y = self.cell_pos((q, r + 1))
+            out.append((str(j), (q, r + 1), (0, -1), (round(x - s * 0.2), round(y - s * 0.3))))
+        for j, (q, r) in sorted(high.items()):    # over the upper half: the line runs down-left
+            x, y = self.cell_pos((q + 1, r - 1))
+            out.append((str(j), (q + 1, r - 1), (-1, 1), (round(x - s * 0.2), round(y + s * 0.3))))
+        return out
+
+    def label_size(self) -> int:
+        """The edge labels' text size (px)."""
+        return max(9, round(self.s * 0.5))
+
+    def board_rect(self) -> pygame.Rect:
+        """The board with its rim and edge labels (logical px); the notices stay clear of it."""
+        if self._board_rect is None:
+            ox, oy = self.origin
+            n, s = self.state.size, self.s
+            rad = n * SQRT3 * s
+            rect = pygame.Rect(0, 0, math.ceil(2 * rad), math.ceil(2 * rad * math.sin(math.radians(60))))
+            rect.center = (ox, oy)
+            font = self.app.font(self.label_size(), True)
+            for text, _cell, _step, centre in self.edge_labels():
+                w, h = font.size(text)
+                rect.union_ip(pygame.Rect(centre[0] - w // 2, centre[1] - h // 2, w, h))
+            self._board_rect = rect
+        return self._board_rect
+
+    def notices_rect(self) -> pygame.Rect:
+        return NOTICES
 
     def cell_pos(self, cell) -> tuple[int, int]:
         """Screen centre (px) of axial ``cell``."""
@@ -288,10 +430,22 @@ class TumbleweedScene(TableScene):
 
     # ------------------------------------------------------------------ buttons
     def _build_buttons(self) -> None:
-        self.panel_buttons = button_row(PX, BUTTONS_Y, PW, 42, (
-            ("Pass", self.do_pass, "P"), ("Undo", self.do_undo, "Ctrl+Z"), ("Hint", self.do_hint, "H"),
-            ("Rules", self.do_rules, "F1"), ("Menu", self.do_menu, "Esc")), styles={"Menu": "quiet"})
-        self.b_pass, self.b_undo, self.b_hint, self.b_rules, self.b_menu = self.panel_buttons
+        self.panel_buttons = button_row(PX, BUTTONS_Y, PW, 40, (
+            ("Pass", self.do_pass, "P"), ("Undo", self.do_undo, "Ctrl+Z"), ("Redo", self.do_redo, "Ctrl+Y"),
+            ("Hint", self.do_hint, "H")))
+        self.b_pass, self.b_undo, self.b_redo, self.b_hint = self.panel_buttons
+        # Rules and Menu beside the title
+        self.b_rules = Button((PANEL.right - 18 - 150, 14, 72, 32), "Rules", self.do_rules, font_size=15,
+                              tooltip="F1")
+        self.b_menu = Button((PANEL.right - 18 - 72, 14, 72, 32), "Menu", self.do_menu, font_size=15,
+                             style="quiet", tooltip="Esc")
+        self.panel_buttons += [self.b_rules, self.b_menu]
+        # the move list's export and import, in the header of its card
+        self.b_export = Button((MOVES_CARD.right - 168, MOVES_CARD.y + 6, 76, 26), "Export", self.do_export,
+                               font_size=13, tooltip="the move list to a file and the clipboard")
+        self.b_import = Button((MOVES_CARD.right - 86, MOVES_CARD.y + 6, 76, 26), "Import", self.do_import,
+                               font_size=13, tooltip="a move list from the clipboard or the newest file")
+        self.panel_buttons += [self.b_export, self.b_import]
         self.pref_buttons: dict[str, Button] = {}
         half = (PW - 28 - 8) // 2
         for k, key in enumerate(PREF_DEFAULTS):
@@ -306,7 +460,8 @@ class TumbleweedScene(TableScene):
                             lambda: self.do_choose("red"), style="primary", font_size=16)
         self.b_white = Button((box.x + 28 + half, box.bottom - 56, half, 42), "White: 2nd (W)",
                               lambda: self.do_choose("white"), font_size=16)
-        self.end_buttons_for(self.end_box(), (BOARD.centerx - 90, BOARD.bottom - 58, 180, 42))
+        self.end_buttons_for(self.end_box(), (BOARD.right - 196, BOARD_AREA.bottom + 1, 180, 27))
+        self.b_show.font_size = 14    # under the board, right of the hex line
         self._refresh_buttons()
 
     def choice_box(self) -> pygame.Rect:
@@ -323,12 +478,22 @@ class TumbleweedScene(TableScene):
         human = self.human_turn()
         self.b_pass.enabled = st.phase == "play" and human
         self.b_pass.label = "Pass!" if self.pass_armed else "Pass"
-        self.b_undo.enabled = self.undo_steps() > 0
+        self.b_undo.enabled = self.can_undo()
+        self.b_redo.enabled = self.can_redo()
         self.b_hint.enabled = self.hint_refusal() is None
+        self.b_import.enabled = not self.remote and not self.reviewing()
         for key, b in self.pref_buttons.items():
-            on = self.prefs[key]
+            b.enabled = self.pref_active(key)
+            on = self.prefs[key] and b.enabled
             b.label = ("✓ " if on else "") + PREF_LABELS[key]
             b.style = "primary" if on else "normal"
+
+    def pref_active(self, key: str) -> bool:
+        """Whether preference ``key`` acts at this table's aid: the influence and capture outlines only
+        at Beginner (the influence also once the game is over, when the territory is revealed)."""
+        if key not in BEGINNER_ONLY or self.aid == "beginner":
+            return True
+        return key == "influence" and self.match.is_over()
 
     def choosing(self) -> bool:
         """Whether the colour-choice card is up (a human guest chooses)."""
@@ -410,7 +575,7 @@ class TumbleweedScene(TableScene):
         if st.passes >= 1 and self.prefs["confirm"] and not self.pass_armed:
             self.pass_armed = True
             self.say("Your opponent passed: passing now ends the game. Press Pass (P) again to end it.",
-                     self.theme.accent, 5.0)
+                     self.theme.accent, 5.0, fact="passed")
             self._sound("click")
             return
         self.pass_armed = False
@@ -441,20 +606,59 @@ class TumbleweedScene(TableScene):
         elif t == "choose":
             self.say(f"Hint: choose {action['colour']}", self.theme.accent, 6.0)
 
+    def do_export(self) -> None:
+        """Export: the move list in notation to a new file in the data folder and to the clipboard."""
+        try:
+            path, copied = export_game(self.match)
+        except OSError as e:
+            self.refuse(f"the move list could not be saved: {e.strerror or e}")
+            return
+        self.say(f"Move list saved as {path.parent.name}/{path.name} in the data folder"
+                 + (", and copied to the clipboard" if copied else ""), self.theme.good, 5.0, fact="file")
+        self._sound("click")
+
+    def do_import(self) -> None:
+        """Import: the game on the clipboard, else the newest file in the games folder, replayed at this
+        table (same seats and aid) as a new match; this one stays autosaved. A bad game changes nothing
+        and one message says why."""
+        if self.remote or self.reviewing():
+            self.unavailable("no import in a game on the LAN or a replay")
+            return
+        try:
+            src = import_source()
+        except ValueError as e:
+            self.refuse(f"import failed: {e}")
+            return
+        if src is None:
+            self.refuse(f"nothing to import: copy a move list, or put a .txt file in {GAMES_FOLDER} "
+                        "in the data folder")
+            return
+        where, text = src
+        try:
+            match = imported_match(text, dict(self.match.config, seats=[x.text() for x in self.match.seats]))
+        except ValueError as e:
+            self.refuse(f"not imported: {where} is not a game this table can play ({e})")
+            return
+        scene = self.app.start_match(self.spec, match, prefs=dict(self.prefs))
+        scene.say(f"Imported from {where}: {len(move_tokens(match))} moves", self.theme.good, 5.0, fact="file")
+        self._sound("start")
+
     def do_choose(self, colour: str) -> None:
         if not self.choosing():
             return
         self.submit_as(self.to_act(), {"t": "choose", "colour": colour})
 
     def toggle_pref(self, key: str) -> None:
-        """Flip preference ``key`` and remember it."""
+        """Flip preference ``key`` and remember it; one that does not act at this aid is left alone
+        and the reason said."""
+        if not self.pref_active(key):
+            self.unavailable(f"{PREF_LABELS[key].split(' (')[0]} shows at the Beginner aid only; this "
+                             f"table plays at the {self.aid.capitalize()} aid")
+            return
         self.prefs[key] = not self.prefs[key]
         save_prefs(self.prefs)
         on = "on" if self.prefs[key] else "off"
-        note = ""
-        if key in BEGINNER_ONLY and self.aid != "beginner":
-            note = " (it shows at the Beginner aid only" + (", and at the end)" if key == "influence" else ")")
-        self.say(f"{PREF_LABELS[key].split(' (')[0]}: {on}{note}", self.theme.text_dim)
+        self.say(f"{PREF_LABELS[key].split(' (')[0]}: {on}", self.theme.text_dim, fact="pref")
         if key == "confirm" and not self.prefs[key]:
             self.pending = None
         self._sound("click")
@@ -474,11 +678,13 @@ class TumbleweedScene(TableScene):
                 sounds.append("out")
                 seat = e.get("seat")
                 if seat is not None and match.state.phase == "play":
-                    self.say(f"{self.who(RED if e['colour'] == 'red' else WHITE)} passed", th.text_dim, 3.0)
+                    self.say(f"{self.who(RED if e['colour'] == 'red' else WHITE)} passed: a pass now ends the game",
+                             th.text_dim, 3.0, fact="passed")
             elif kind in ("setup", "neutral", "choose"):
                 sounds.append("place" if kind != "choose" else "click")
             elif kind == "stale_reminder":
-                self.say("Nothing has changed hands for 3 turns: passing is recommended", th.accent, 5.0)
+                self.say("Nothing has changed hands for 3 turns: passing is recommended", th.accent, 5.0,
+                         fact="stale")
             elif kind == "end":
                 sounds.append(self.end_sound(e.get("winner")))
                 self.show_result = True
@@ -605,21 +811,9 @@ class TumbleweedScene(TableScene):
             self._hex(surf, cell, draw.CELL, draw.CELL_EDGE, 1, 0.97)
         if self.prefs["coords"]:
             col = mix(self.theme.text, draw.BOARD_RIM, 0.15)
-            size = max(9, round(s * 0.5))
-            rows: dict[int, int] = {}
-            for q, r in geo.cells:
-                rows[r] = min(rows.get(r, q), q)
-            for r, q0 in rows.items():
-                x, y = self.cell_pos((q0 - 1, r))
-                self._blit_text(surf, LETTERS[n - 1 - r], size, col, True, center=(x + s * 0.15, y))
-            lowest: dict[int, tuple[int, int]] = {}
-            for q, r in geo.cells:
-                j = int(cell_name(n, (q, r))[1:])
-                if j not in lowest or r > lowest[j][1]:
-                    lowest[j] = (q, r)
-            for j, (q, r) in lowest.items():   # below the line's lowest hex (the lines run down-right)
-                x, y = self.cell_pos((q, r + 1))
-                self._blit_text(surf, str(j), size, col, True, center=(x - s * 0.2, y - s * 0.3))
+            size = self.label_size()
+            for text, _cell, _step, (x, y) in self.edge_labels():
+                self._blit_text(surf, text, size, col, True, center=(x - BOARD.x, y - BOARD.y))
         self._board_cache = (key, surf)
         return surf
 
@@ -678,13 +872,13 @@ class TumbleweedScene(TableScene):
     def draw(self, surface: pygame.Surface) -> None:
         surface.blit(self._position_layer(), BOARD.topleft)
         self._draw_previews(surface)
-        self._draw_status(surface)
         self._draw_panel(surface)
         if self.match.is_over():
             if self.show_result:
                 self._draw_result(surface)
             else:
                 self.b_show.draw(surface, self.app)
+        self._draw_status(surface)      # the notices last: an end card never hides them
 
     def preview(self) -> dict[str, Any] | None:
         """The would-be stack shown under the pointer (or on the clicked hex, ``firm``), as the aid
@@ -744,10 +938,12 @@ class TumbleweedScene(TableScene):
 
     def _draw_sight(self, surface, cell, mover: int) -> None:
         """Lines from the previewed hex to every stack that sees it: the mover's solid, the opponent's
-        dashed (Beginner and Intermediate aids)."""
+        dashed (Beginner and Intermediate aids); each seeing stack is drawn again over its line, so
+        the line runs under its numeral."""
         st = self.state
         i = st.index(cell)
         x0, y0 = self.cell_pos(cell)
+        seers = self.sight_stacks(cell)
         for d in range(6):
             b = st.near[i * 6 + d]
             if b < 0:
@@ -765,6 +961,21 @@ class TumbleweedScene(TableScene):
                     a, b2 = k / segs, min(1.0, (k + 1) / segs)
                     pygame.draw.line(surface, col, (x0 + (x1 - x0) * a, y0 + (y1 - y0) * a),
                                      (x0 + (x1 - x0) * b2, y0 + (y1 - y0) * b2), 2)
+        red = self.red()
+        for b in seers:
+            c = st.code[b]
+            self._stacks.blit(surface, CODE_OWNER[c], CODE_HEIGHT[c], self.cell_pos(st.geo.cells[b]), self.s, red)
+
+    def sight_stacks(self, cell) -> list[int]:
+        """Indices of the red and white stacks that see ``cell`` (one per line at most)."""
+        st = self.state
+        i = st.index(cell)
+        out = []
+        for d in range(6):
+            b = st.near[i * 6 + d]
+            if b >= 0 and CODE_OWNER[st.code[b]] in (RED, WHITE):
+                out.append(b)
+        return out
 
     def status_text(self) -> tuple[str, tuple]:
         """The line over the board: whose turn and what to do."""
@@ -827,33 +1038,30 @@ class TumbleweedScene(TableScene):
             out.append(("passed", f"{self.who(passer)} passed: a pass now ends the game"))
         return out
 
-    def _draw_status(self, surface) -> None:
-        th = self.theme
+    def status_notice(self) -> Notice:
         text, col = self.status_text()
-        self._pill(surface, text[:1].upper() + text[1:], (BOARD.centerx, STATUS_Y), col)
-        y = STATUS_Y + 34
-        st = self.state
+        return Notice("status", text[:1].upper() + text[1:], self.theme.text, col, 17)
+
+    def standing_notices(self) -> list[Notice]:
+        th = self.theme
+        out = []
         for kind, note in self.notices():
             if kind == "stale":
-                self._pill(surface, note, (BOARD.centerx, y), mix(th.accent, (0, 0, 0), 0.35), size=15)
+                out.append(Notice(kind, note, th.text, mix(th.accent, (0, 0, 0), 0.35)))
             else:
-                self._pill(surface, note, (BOARD.centerx, y), mix(th.panel, th.bg, 0.3), fg=th.text_dim, size=14)
-            y += 31
-        if self.msg is not None:
-            text, colour, _until = self.msg
-            img = self._text(text, 16, colour, True)
-            r = img.get_rect(center=(BOARD.centerx, y + 4))
-            box = r.inflate(24, 10)
-            pygame.draw.rect(surface, mix(th.bg, th.panel, 0.6), box, border_radius=8)
-            surface.blit(img, r)
-        if self.bot_error:
-            self._blit_text(surface, self.bot_error, 14, th.bad, bottomleft=(14, BOARD.bottom - 32))
-        # the hex under the pointer, in notation
+                out.append(Notice(kind, note, th.text_dim, mix(th.panel, th.bg, 0.3)))
+        return out
+
+    def _draw_status(self, surface) -> None:
+        th = self.theme
+        st = self.state
+        self.draw_notices(surface)
+        # the hex under the pointer, in notation (under the board)
         if self.hover is not None:
             name = cell_name(st.size, self.hover)
             info = name if self.aid == "expert" or st.phase != "play" else \
                 f"{name}  ·  seen by {sight_summary(st, self.hover)}"
-            self._blit_text(surface, info, 14, th.text_dim, bottomleft=(14, BOARD.bottom - 10))
+            self._blit_text(surface, info, 14, th.text_dim, midleft=(14, INFO_Y))
 
     def _panel_background(self, choosing: bool) -> pygame.Surface:
         """The panel's fixed parts (fill, title, config line, cards, key help), cached."""
@@ -874,11 +1082,12 @@ class TumbleweedScene(TableScene):
         self._card(canvas, MOVES_CARD, "MOVES")
         if not choosing:
             self._card(canvas, OPTIONS_CARD, "PREFERENCES")
-            slot = self.pref_buttons["captures"].rect.move(self.pref_buttons["captures"].rect.w + 12, 0)
-            notes = (["Influence and outlines:", "at the Beginner aid"] if self.aid != "beginner" else
-                     ["dot / ring: controlled", "stripes: contested"])
-            for k, note in enumerate(notes):
-                self._blit_text(canvas, note, 12, th.text_dim, topleft=(slot.x, slot.y + k * 15))
+            if self.aid != "beginner":   # why two toggles are disabled
+                slot = self.pref_buttons["captures"].rect.move(self.pref_buttons["captures"].rect.w + 8, -4)
+                slot.w = OPTIONS_CARD.right - 10 - slot.x
+                slot.h += 8
+                self.kit.blit_lines(canvas, BEGINNER_ONLY_REASON, slot, 12, th.text_dim)
+        self._card(canvas, LEGEND_CARD, "ON THE BOARD")
         keys = ["P pass  ·  I influence  ·  C coordinates  ·  H hint", "Ctrl+Z / Y undo, redo  ·  F1 rules  ·  Esc menu"]
         for i, k in enumerate(keys):
             self._blit_text(canvas, k, 13, th.text_dim, midtop=(PANEL.centerx, 756 + i * 19))
@@ -887,22 +1096,86 @@ class TumbleweedScene(TableScene):
         return surf
 
     def _draw_panel(self, surface) -> None:
-        th = self.theme
         choosing = self.choosing()
         surface.blit(self._panel_background(choosing), PANEL.topleft)
         self._draw_players(surface)
         for b in self.panel_buttons:
             b.draw(surface, self.app)
+        self._draw_legend(surface)
         if choosing:
             self._draw_moves(surface)
             self._draw_choice(surface)
             return
-        for key, b in self.pref_buttons.items():
+        for b in self.pref_buttons.values():
             b.draw(surface, self.app)
-            if key in BEGINNER_ONLY and self.aid != "beginner":
-                pygame.draw.line(surface, mix(th.panel, th.text_dim, 0.7), (b.rect.x + 8, b.rect.bottom + 2),
-                                 (b.rect.right - 8, b.rect.bottom + 2))
         self._draw_moves(surface)
+
+    def legend(self) -> list[str]:
+        """The kinds of mark on the board now, in the legend's order: "controlled", "contested"
+        (influence), "capture" (dashed outline of a capture that is not suicidal), "last" (the last
+        move), "suicidal" (a grey preview) and "sight" (the preview's lines to the stacks that see it),
+        or, while the pointer is on a hex the mover cannot take, "illegal" (its dashed red outline)."""
+        out = []
+        if self.influence_shown() and self.state.phase not in ("neutral", "setup"):
+            out += ["controlled", "contested"]
+        if self.captures_shown():
+            out.append("capture")
+        if self.prefs["last_move"] and self.state.last is not None:
+            out.append("last")
+        pv = self.preview() if self.state.phase == "play" else None
+        illegal = pv is not None and not pv["legal"]
+        if self.aid != "expert" and self.state.phase == "play" and not self.match.is_over():
+            out += ["suicidal", "illegal" if illegal else "sight"]
+        elif illegal:
+            out.append("illegal")
+        return out
+
+    LEGEND_TEXT = {"controlled": "controlled (dot, ring)", "contested": "contested", "capture": "safe capture",
+                   "last": "last move", "suicidal": "suicidal (grey)", "sight": "sight (theirs dashed)",
+                   "illegal": "can't place here"}
+
+    def _draw_legend(self, surface) -> None:
+        th = self.theme
+        card = LEGEND_CARD
+        kinds = self.legend()
+        if not kinds:
+            self.kit.blit(surface, "No marks on the board now", 12, th.text_dim, width=card.w - 28,
+                          topleft=(card.x + 14, card.y + 34))
+            return
+        col_w = (card.w - 28) // 2
+        red = self.red()
+        s = 9
+        for k, kind in enumerate(kinds):
+            x = card.x + 14 + (k % 2) * col_w
+            y = card.y + 40 + (k // 2) * 20
+            cx, cy = x + 10, y
+            if kind in ("controlled", "contested", "capture", "last", "illegal"):
+                draw_cell = draw.CELL
+                pts = draw.hex_points(cx, cy, s)
+                if kind == "controlled":
+                    pygame.draw.polygon(surface, draw.territory_fill(RED, red), pts)
+                    pygame.draw.circle(surface, mix(red, (0, 0, 0), 0.15), (cx, cy), 2)
+                elif kind == "contested":
+                    pygame.draw.polygon(surface, draw_cell, pts)
+                    draw.stripes(surface, cx, cy, s, draw.CONTESTED, 2)
+                elif kind == "capture":
+                    pygame.draw.polygon(surface, draw_cell, pts)
+                    draw.dashed_hex(surface, cx, cy, s, draw.CAPTURE_MARK, 2, 2)
+                elif kind == "illegal":
+                    pygame.draw.polygon(surface, draw_cell, pts)
+                    draw.dashed_hex(surface, cx, cy, s * 0.9, mix(th.bad, draw.CELL, 0.3), 2, 2)
+                else:
+                    pygame.draw.polygon(surface, mix(draw.CELL, draw.LAST_MOVE, 0.7), pts)
+                    pygame.draw.polygon(surface, draw.LAST_MOVE, pts, 2)
+            elif kind == "suicidal":
+                pygame.draw.circle(surface, draw.GREY_TOKEN, (cx, cy), 7)
+                pygame.draw.circle(surface, mix(draw.GREY_TOKEN, (0, 0, 0), 0.4), (cx, cy), 7, 1)
+            else:   # the sight lines: yours solid, the opponent's dashed
+                pygame.draw.line(surface, th.text, (cx - 9, cy - 3), (cx + 9, cy - 3), 2)
+                for d in range(-9, 9, 6):
+                    pygame.draw.line(surface, th.text_dim, (cx + d, cy + 3), (cx + d + 3, cy + 3), 2)
+            self.kit.blit(surface, self.LEGEND_TEXT[kind], 12, th.text_dim, width=col_w - 26,
+                          midleft=(x + 24, cy))
 
     def _draw_players(self, surface) -> None:
         th = self.theme

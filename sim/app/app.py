@@ -413,14 +413,16 @@ class App:
         """Show ``match`` of game ``spec``: build ``spec.make_scene(self, match, **scene_opts)``, go back
         to the launcher, push the scene, and (``autosave``) save the match after every action
         (atomically, to ``autosave_path()``; deleted once the match is over). The match is saved once
-        at start, so "Resume" always means the latest match; an unreadable old autosave is first renamed
-        to ``autosave-unreadable-<time>.json`` rather than overwritten. ``autosave=False`` (replays)
-        leaves the autosave alone. Returns the scene. Exceptions from ``make_scene`` propagate and leave
-        the stack unchanged."""
+        at start, so "Resume" always means the latest match, unless no player has acted in it yet
+        (:meth:`Match.has_moves`) while the autosave holds another unfinished match: that one stays
+        until the first move, when it is moved to ``saves/``; a set-up left without a move leaves no
+        file behind and no Resume (the launcher offers only matches with a move). An unreadable old
+        autosave is first renamed to ``autosave-unreadable-<time>.json`` rather than overwritten.
+        ``autosave=False`` (replays) leaves the autosave alone. Returns the scene. Exceptions from
+        ``make_scene`` propagate and leave the stack unchanged."""
         scene = spec.make_scene(self, match, **scene_opts)
         if autosave:
             self._preserve_unreadable_autosave()
-            self._keep_unfinished_autosave(match)
         self.to_launcher()
         self._end_match_binding()
         self.match = match
@@ -433,10 +435,17 @@ class App:
         return self.push(scene)
 
     def _make_autosave_listener(self, match: Any):
+        kept = [False]   # whether another match in the autosave was dealt with (moved to saves/)
+
         def autosave(m: Any, events: list) -> None:
             if m is not self.match:
                 return
             path = autosave_path()
+            if not kept[0]:
+                if not m.has_moves() and not m.is_over() and self._autosave_holds_other(m):
+                    return   # only set up: the unfinished match in the autosave stays until a move
+                self._keep_unfinished_autosave(m)
+                kept[0] = True
             try:
                 if m.is_over():
                     # keep the finished game for `playtable replay`, then clear the autosave
@@ -461,6 +470,19 @@ class App:
             except OSError:
                 pass
 
+    def _autosave_holds_other(self, match: Any) -> bool:
+        """Whether the autosave holds an unfinished match with a move that is not ``match``."""
+        path = autosave_path()
+        if not path.exists():
+            return False
+        try:
+            old = _record.load(path)
+        except Exception:  # noqa: BLE001 - unreadable ones were already set aside
+            return False
+        same = old.seed == match.seed and old.rules.info.name == match.rules.info.name \
+            and old.log == match.log[: len(old.log)]
+        return not same and old.has_moves() and not old.is_over()
+
     def _keep_unfinished_autosave(self, match: Any) -> None:
         """A new match must not silently destroy an unfinished one: if the autosave holds another
         match, move it to ``data_dir()/saves/`` first (it can be opened with ``playtable replay``)."""
@@ -474,6 +496,8 @@ class App:
         if old.seed == match.seed and old.rules.info.name == match.rules.info.name \
                 and old.log == match.log[: len(old.log)]:
             return  # the same match, resumed
+        if not old.has_moves():
+            return  # only set up, never played: nothing worth keeping
         dest = data_dir() / "saves" / f"{old.rules.info.name}-{_walltime.strftime('%Y%m%d-%H%M%S')}.json"
         try:
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -590,6 +614,8 @@ class App:
         if self.time >= until:
             self._toast = None
             return
+        if getattr(self.top, "shows_toasts", False):
+            return   # the screen shows it in its notices area, clear of its board
         th = self.theme
         img = self.font(18).render(text, True, th.text)
         r = img.get_rect(midbottom=(self.LOGICAL_SIZE[0] // 2, self.LOGICAL_SIZE[1] - 24))

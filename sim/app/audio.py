@@ -2,12 +2,17 @@
 
 No sound files: each effect is a short tone, chirp or arpeggio built from sine/triangle waves with an
 attack/decay envelope. If the mixer cannot start (no audio device, dummy driver refusing, unsupported
-sample format), :class:`Audio` is a silent no-op: :meth:`Audio.play` never raises.
+sample format), :class:`Audio` is a silent no-op: :meth:`Audio.play` never raises, and one line on
+stderr says that sound is off. The mixer is started with the process's stderr (file descriptor 2)
+pointed at the null device, so what the system's sound libraries print while probing for a device (ALSA
+lists every card it cannot find) never reaches the terminal.
 """
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -67,6 +72,30 @@ def synth(name: str, rate: int = RATE) -> np.ndarray:
     return np.concatenate(parts)
 
 
+@contextlib.contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """While inside, file descriptor 2 goes to the null device (C libraries write there directly,
+    past ``sys.stderr``); restored on the way out. Where the descriptor cannot be moved it is left
+    alone."""
+    try:
+        sys.stderr.flush()
+    except Exception:  # noqa: BLE001 - a closed or odd stderr: nothing to flush
+        pass
+    try:
+        saved = os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        yield
+        return
+    try:
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
+
+
 class Audio:
     """Named sound effects. ``app.settings["sound"]`` False mutes them; :attr:`available` is False when
     the mixer could not start (then everything is a no-op)."""
@@ -80,16 +109,20 @@ class Audio:
         try:
             import pygame
             if not pygame.mixer.get_init():
-                pygame.mixer.init(RATE, -16, 2, 512)
+                with quiet_stderr():
+                    pygame.mixer.init(RATE, -16, 2, 512)
             init = pygame.mixer.get_init()
             if not init:
+                print("playtable: sound is off (the mixer did not start)", file=sys.stderr)
                 return
             freq, fmt, channels = init
             if fmt not in (-16, 16):
                 pygame.mixer.quit()
-                pygame.mixer.init(RATE, -16, 2, 512)
+                with quiet_stderr():
+                    pygame.mixer.init(RATE, -16, 2, 512)
                 freq, fmt, channels = pygame.mixer.get_init()
                 if fmt not in (-16, 16):
+                    print("playtable: sound is off (no 16-bit sample format)", file=sys.stderr)
                     return
             for name in _RECIPES:
                 mono = synth(name, freq)
@@ -102,7 +135,8 @@ class Audio:
         except Exception as e:  # no audio device or driver: stay silent
             self.sounds = {}
             self.available = False
-            print(f"playtable: sound disabled ({e.__class__.__name__}: {e})", file=sys.stderr)
+            reason = " ".join(str(e).split()) or e.__class__.__name__
+            print(f"playtable: sound is off ({reason})", file=sys.stderr)
 
     @property
     def enabled(self) -> bool:

@@ -1,8 +1,9 @@
 """The launcher: the games in the registry with Play and Rules, Resume, Settings, Quit.
 
 Only games listed in ``sim.core.registry.GAMES`` appear (the registry lists playable games only).
-"Resume" appears when ``autosave_path()`` holds a record that loads; a record that fails to load is
-reported in one line and left untouched on disk. Mouse or keyboard: arrows/Tab move, Enter/Space
+"Resume" appears when ``autosave_path()`` holds a record that loads, is unfinished and has a move (a
+match only set up is not offered); a record that fails to load is reported in one line and left
+untouched on disk. Mouse or keyboard: arrows/Tab move, Enter/Space
 choose, F1 shows the rules of the focused (or first) game.
 """
 from __future__ import annotations
@@ -119,9 +120,9 @@ class LauncherScene(Scene):
         except Exception as e:  # e.g. the game's module fails to import
             self.resume_error = f"{e.__class__.__name__}: {e}".splitlines()[0]
             return
-        if match.is_over():
+        if match.is_over() or not match.has_moves():
             self.resume_error = None
-            return
+            return   # a finished match, or one only set up (no player acted): nothing to resume
         self.resume_match = match
         self.resume_spec = spec
 

@@ -28,6 +28,15 @@ from sim.core.storage import data_dir, load_json_or, write_json_atomic
 from .scene import Scene
 from .widgets import Button, FocusRing, dim_backdrop, mix
 
+
+def _kit(scene: Any) -> Any:
+    """The scene's UI kit (made on first use)."""
+    kit = getattr(scene, "_kit", None)
+    if kit is None:
+        from .ui import Kit
+        kit = scene._kit = Kit(scene.app)
+    return kit
+
 KIND_LABELS = {"human": "Human", "bot:easy": "Easy", "bot:medium": "Medium", "bot:hard": "Hard"}
 SEAT_COLOURS = ((86, 180, 233), (204, 121, 167), (230, 159, 0), (120, 200, 120), (240, 228, 66),
                 (190, 190, 205))
@@ -240,7 +249,9 @@ class SeatSetupScene(Scene):
             self.seat_rows.append((kb, minus, plus))
             if self.max_handicap == 0 and kind == "human":
                 name = self.names[i]
-                self.name_buttons[i] = Button((x0 + 480, y, 200, 38), name or "Name…", lambda i=i: self.ask_name(i),
+                nx = self.name_x()   # after the seat's kind buttons, never over them
+                self.name_buttons[i] = Button((nx, y, min(200, b.right - 36 - nx), 38), name or "Name…",
+                                              lambda i=i: self.ask_name(i),
                                               style="normal" if name else "quiet", font_size=16,
                                               tooltip="the name shown for this seat")
             y += 52
@@ -273,6 +284,10 @@ class SeatSetupScene(Scene):
             if old in row:
                 self.focus.focus = (r, row.index(old))
         self.focus._mark()
+
+    def name_x(self) -> int:
+        """The x (px) of the name buttons and their heading: right of the widest row of kinds."""
+        return max(self.box.x + 40 + 480, self.box.x + 40 + 70 + 100 * len(self.kinds) + 6)
 
     def buttons(self) -> list[Button]:
         out = list(self.count_buttons)
@@ -320,7 +335,7 @@ class SeatSetupScene(Scene):
         if self.max_handicap > 0:
             surface.blit(small.render("EXTRA TILES", True, th.text_dim), (x0 + 532, y))
         elif self.name_buttons:
-            surface.blit(small.render("NAME", True, th.text_dim), (x0 + 480, y))
+            surface.blit(small.render("NAME", True, th.text_dim), (self.name_x(), y))
         for i, (kb, minus, plus) in enumerate(self.seat_rows):
             r = kb[0].rect
             tag = app.font(16, True).render(f"P{i + 1}", True, (16, 16, 20))
@@ -338,22 +353,23 @@ class SeatSetupScene(Scene):
             val = app.font(20, True).render(str(self.handicap[i]), True,
                                             th.text if self.handicap[i] else th.text_dim)
             surface.blit(val, val.get_rect(center=((minus.rect.right + plus.rect.x) // 2, r.centery)))
+        kit = _kit(self)
         for o, row in zip(self.options, self.option_rows):
-            label = app.font(18, True).render(o.label, True, th.text)
-            surface.blit(label, label.get_rect(midleft=(x0, row[0].rect.centery)))
+            # the option's name in the room left of its buttons: smaller, or on two lines, if need be
+            room = pygame.Rect(x0, row[0].rect.y - 4, row[0].rect.x - 8 - x0, row[0].rect.h + 8)
+            kit.blit_lines(surface, o.label, room, 18, th.text, True, line_gap=0)
             for btn in row:
                 btn.draw(surface, app)
         if self.options:
             y = b.y + 176 + 52 * self.max_players + 8 + 50 * len(self.options)
         else:
             y = b.y + 176 + 52 * len(self.seat_rows) + 8
-        font = app.font(16)
         if self.error:
             msg, col = "Not possible: " + self.error, th.bad
         else:
             msg, col = self.info, th.text_dim
         if msg:
-            surface.blit(font.render(msg, True, col), (x0, y))
+            kit.blit_lines(surface, msg, (x0, y - 2, b.right - 36 - x0, 24), 16, col)
         humans = sum(1 for k in self.seats if k == "human")
         if self.max_handicap > 0:
             note = ("Several humans share the mouse: Tab switches seat in the race." if humans > 1 else
@@ -362,7 +378,8 @@ class SeatSetupScene(Scene):
         else:
             note = ("Several humans take turns at this machine (hot-seat)." if humans > 1 else
                     "No human seat: you watch the bots play." if humans == 0 else "")
-        surface.blit(app.font(14).render(note, True, th.text_dim), (x0, y + 26))
+        if note:
+            kit.blit(surface, note, 14, th.text_dim, width=b.right - 36 - x0, topleft=(x0, y + 26))
         self.b_cancel.draw(surface, app)
         self.b_start.draw(surface, app)
         hint = app.font(14).render("Arrows / Tab move   ·   Enter choose   ·   Esc cancel", True,

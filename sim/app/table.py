@@ -61,6 +61,8 @@ class TableScene(Scene):
         self.since = self.BOT_DELAY                  # s since the last action was shown
         self.clock = 0.0                             # s of screen time, for messages and animation
         self.msg: tuple[str, tuple, float] | None = None
+        self.msg_fact = "message"                    # what the message is about (see say)
+        self.notice_boxes: list[pygame.Rect] = []    # the notices drawn last frame
         self.show_result = True
         self.wheel = WheelSteps()
         self.hint: tuple[int, Any] | None = None     # (log cursor it was made for, the hinted action)
@@ -148,9 +150,12 @@ class TableScene(Scene):
         if audio is not None:
             audio.play(name)
 
-    def say(self, text: str, colour=None, seconds: float = 3.0) -> None:
-        """Show ``text`` (first letter capitalised) in the screen's message line for ``seconds`` s."""
+    def say(self, text: str, colour=None, seconds: float = 3.0, fact: str = "message") -> None:
+        """Show ``text`` (first letter capitalised) in the screen's message line for ``seconds`` s.
+        ``fact`` names what it is about: in the notices area (:meth:`notices_rect`) it replaces a
+        standing notice with the same key (:meth:`standing_notices`) rather than repeating it."""
         self.msg = (text[:1].upper() + text[1:], colour or self.theme.text, self.clock + seconds)
+        self.msg_fact = fact
 
     def refuse(self, reason: str) -> None:
         """Say why an action was refused, with the reject sound."""
@@ -158,9 +163,58 @@ class TableScene(Scene):
         self._sound("reject")
 
     def unavailable(self, reason: str) -> None:
-        """A table key that does not apply now: a toast says why."""
+        """A table key that does not apply now: a toast (in the notices area, where the screen has one)
+        says why."""
         self.app.toast(reason[:1].upper() + reason[1:], 2.6)
         self._sound("reject")
+
+    # ------------------------------------------------------------------ notices
+    def board_rect(self) -> pygame.Rect | None:
+        """The rectangle the board is drawn in (logical px): notices never cover it. None where the
+        screen does not say."""
+        return None
+
+    def notices_rect(self) -> pygame.Rect | None:
+        """The area beside the board where :meth:`draw_notices` stacks the screen's notices (status,
+        standing notes, the message, the app's toast), or None when the screen draws its own."""
+        return None
+
+    @property
+    def shows_toasts(self) -> bool:
+        """Whether the app's toasts are shown in this screen's notices area (not over the board)."""
+        return self.notices_rect() is not None
+
+    def status_notice(self) -> Any:
+        """The status line as a :class:`~sim.app.ui.Notice` (key "status"), or None."""
+        return None
+
+    def standing_notices(self) -> list:
+        """Notes that stand while a fact holds (a stale game, a pass that would end it) as
+        :class:`~sim.app.ui.Notice` items; a message said with the same ``fact`` replaces one."""
+        return []
+
+    def notice_items(self) -> list:
+        """Everything the notices area shows now, in order: the status, the standing notes, the
+        message (``say``; the app's toast in its place while that shows), the bot's error; one per fact."""
+        from .ui import Notice, one_per_fact
+        th = self.theme
+        items = [self.status_notice(), *self.standing_notices()]
+        if self.msg is not None:
+            text, colour, _until = self.msg
+            items.append(Notice(getattr(self, "msg_fact", "message"), text, colour))
+        if self.bot_error:
+            items.append(Notice("bot_error", self.bot_error, th.bad))
+        toast = getattr(self.app, "toast_text", None)
+        if toast:
+            # in the message's place while it shows: the newest word goes there, the message after it
+            items.append(Notice("message", toast, th.text, mix(th.panel, th.panel_edge, 0.3)))
+        return one_per_fact(items)
+
+    def draw_notices(self, surface) -> list[pygame.Rect]:
+        """Draw :meth:`notice_items` in :meth:`notices_rect` (kept in ``self.notice_boxes``)."""
+        rect = self.notices_rect()
+        self.notice_boxes = [] if rect is None else self.kit.notices(surface, rect, self.notice_items())
+        return self.notice_boxes
 
     def submit_as(self, seat: int | None, action: dict) -> bool:
         """Submit ``action`` for ``seat``; a refused one (illegal, or made stale by another player's

@@ -1,8 +1,10 @@
 """The table screens' UI kit: cached text, pills, cards, seat rows, button rows and a move log.
 
 One :class:`Kit` per screen (it holds the text cache); everything is in logical px and takes its theme
-and fonts from the app. Text that might not fit its box goes through :meth:`Kit.fit`, which shrinks it
-to a minimum size and then cuts it with an ellipsis.
+and fonts from the app. Text that might not fit its box goes through :meth:`Kit.fit` (one line: shrunk
+to a floor size, then cut with an ellipsis) or :meth:`Kit.fit_lines` (wrapped onto the lines the box
+holds, shrunk down to the floor size). Every cut is noted in :data:`CLIPPED` (tests fail on it).
+:meth:`Kit.notices` stacks a screen's notices (one box per fact) in an area beside its board.
 """
 from __future__ import annotations
 
@@ -12,12 +14,30 @@ import math
 
 import pygame
 
-from .widgets import Button, clean_text, mix
+from . import widgets as _widgets
+from .widgets import CLIPPED, Button, clean_text, mix, note_clipped, wrap_text
 
 RGB = tuple[int, int, int]
 
 #: Cached renders kept before the cache is cleared (text that changes every frame must not grow it).
 TEXT_CACHE = 800
+#: The smallest text size (px) fitting shrinks to before it wraps or cuts.
+FLOOR = 11
+
+__all__ = ["CLIPPED", "FLOOR", "Kit", "Notice", "button_row", "one_per_fact"]
+
+
+class Notice:
+    """One fact shown in a screen's notices area: ``key`` names the fact (a later notice with the same
+    key replaces an earlier one), ``text`` says it, ``fg``/``fill`` colour it (None: the theme's)."""
+
+    __slots__ = ("key", "text", "fg", "fill", "size")
+
+    def __init__(self, key: str, text: str, fg: RGB | None = None, fill: RGB | None = None, size: int = 15):
+        self.key, self.text, self.fg, self.fill, self.size = key, text, fg, fill, size
+
+    def __repr__(self) -> str:
+        return f"Notice({self.key!r}, {self.text!r})"
 
 
 class Kit:
@@ -26,6 +46,35 @@ class Kit:
     def __init__(self, app: Any):
         self.app = app
         self._texts: dict[tuple, pygame.Surface] = {}
+        #: with ``widgets.CHECK_FIT``: what was drawn since :meth:`overflow` last ran, in order, as
+        #: ``(kind, surface size, rect, text)``, kind "text", "card" or "shade"
+        self.drawn: list[tuple[str, tuple[int, int], pygame.Rect, str]] = []
+
+    def _note(self, kind: str, surface, rect, text: str = "") -> None:
+        if _widgets.CHECK_FIT:
+            self.drawn.append((kind, surface.get_size(), pygame.Rect(rect), text))
+
+    def _note_text(self, surface, rect, text: str) -> None:
+        self._note("text", surface, rect, text)
+
+    def overflow(self) -> list[tuple[str, pygame.Rect]]:
+        """With ``widgets.CHECK_FIT``: the text drawn since the last call that runs off its surface or
+        over the edge of a card drawn before it on the same surface (part inside, part out; a shade
+        drawn over a card ends it), as ``(text, rect)``; the records are then cleared."""
+        out = []
+        cards: list[tuple[tuple[int, int], pygame.Rect]] = []
+        for kind, size, rect, text in self.drawn:
+            if kind == "card":
+                cards.append((size, rect))
+            elif kind == "shade":
+                cards = [(cs, c) for cs, c in cards if cs != size or not rect.colliderect(c)]
+            else:
+                r = rect.inflate(-2, -2)          # anti-aliased edges may touch a border
+                if not pygame.Rect((0, 0), size).contains(r) or any(
+                        cs == size and r.colliderect(c) and not c.contains(r) for cs, c in cards):
+                    out.append((text, rect))
+        self.drawn.clear()
+        return out
 
     @property
     def theme(self):
@@ -43,9 +92,9 @@ class Kit:
         return img
 
     def fit(self, text: str, size: int, colour: RGB, width: int, bold: bool = False,
-            min_size: int = 11) -> pygame.Surface:
+            min_size: int = FLOOR) -> pygame.Surface:
         """``text`` at the largest size from ``size`` down to ``min_size`` that is at most ``width`` px
-        wide; at ``min_size`` still too wide, cut with "…"."""
+        wide; at ``min_size`` still too wide, cut with "…" (noted in :data:`CLIPPED`)."""
         text = clean_text(text)
         img = self.text(text, size, colour, bold)
         while img.get_width() > width and size > min_size:
@@ -61,14 +110,102 @@ class Kit:
                 lo = mid
             else:
                 hi = mid - 1
+        note_clipped(text, width)
         return self.text(text[:lo].rstrip() + "…", size, colour, bold)
+
+    def fit_lines(self, text: str, size: int, width: int, lines: int, bold: bool = False,
+                  min_size: int = FLOOR) -> tuple[int, list[str]]:
+        """``text`` wrapped to at most ``lines`` lines of ``width`` px, at the largest size from ``size``
+        down to ``min_size`` where it fits: ``(size, lines)``. At ``min_size`` still too long, the last
+        line is cut with "…" (noted in :data:`CLIPPED`)."""
+        text = clean_text(text)
+        lines = max(1, lines)
+        for sz in range(size, min_size - 1, -1):
+            font = self.app.font(sz, bold)
+            out = wrap_text(text, font, width)
+            if len(out) <= lines and all(font.size(line)[0] <= width for line in out):
+                return sz, out
+        font = self.app.font(min_size, bold)
+        out = wrap_text(text, font, width, lines)
+        last = out[-1] if out else ""
+        while last and font.size(last.rstrip() + "…")[0] > width:
+            last = last[:-1]
+        note_clipped(text, width)
+        return min_size, out[:-1] + [last.rstrip() + "…"]
+
+    def blit_lines(self, surface, text: str, rect, size: int, colour: RGB, bold: bool = False,
+                   align: str = "left", line_gap: int = 2) -> pygame.Rect:
+        """``text`` fitted into ``rect`` (:meth:`fit_lines`: wrapped onto the lines its height holds,
+        shrunk if need be), lines placed ``align`` ("left", "center"), the block centred vertically.
+        Returns the rect drawn."""
+        rect = pygame.Rect(rect)
+        font = self.app.font(size, bold)
+        rows = max(1, (rect.h + line_gap) // (font.get_linesize() + line_gap))
+        sz, lines = self.fit_lines(text, size, rect.w, rows, bold)
+        lh = self.app.font(sz, bold).get_linesize()
+        total = len(lines) * lh + (len(lines) - 1) * line_gap
+        y = rect.centery - total // 2
+        drawn = pygame.Rect(rect.x, y, 0, 0)
+        for line in lines:
+            img = self.text(line, sz, colour, bold)
+            r = img.get_rect(top=y, **({"centerx": rect.centerx} if align == "center" else {"left": rect.x}))
+            surface.blit(img, r)
+            self._note_text(surface, r, line)
+            drawn = drawn.union(r) if drawn.w else r
+            y += lh + line_gap
+        return drawn
+
+    def notices(self, surface, rect, items: Sequence[Notice], gap: int = 4, max_lines: int = 2) -> list[pygame.Rect]:
+        """Draw ``items`` top down inside ``rect``, one rounded box per fact (:func:`one_per_fact`),
+        each wrapped to the area's width on at most ``max_lines`` lines. When they do not all fit, the
+        text is made up to 2 px smaller and the boxes tighter; what still does not fit below is left out
+        (the first items are kept) and noted in :data:`CLIPPED`. Returns the boxes drawn, every one
+        inside ``rect``."""
+        th = self.theme
+        rect = pygame.Rect(rect)
+        facts = one_per_fact(items)
+        plan: list[tuple[Notice, int, list[str], pygame.Rect]] = []
+        for shrink, pad, g in ((0, 4, gap), (1, 3, max(2, gap - 1)), (2, 2, max(1, gap - 2))):
+            plan = []
+            y = rect.y
+            for n in facts:
+                sz, lines = self.fit_lines(n.text, n.size - shrink, rect.w - 28, max_lines, True)
+                font = self.app.font(sz, True)
+                lh = font.get_linesize()
+                widest = max(font.size(line)[0] for line in lines)
+                box = pygame.Rect(0, y, min(rect.w, widest + 28), len(lines) * lh + 2 * pad)
+                box.centerx = rect.centerx
+                if box.bottom > rect.bottom:
+                    break
+                plan.append((n, sz, lines, box))
+                y = box.bottom + g
+            if len(plan) == len(facts):
+                break
+        for n in facts[len(plan):]:
+            note_clipped(n.text, rect.w)
+        boxes: list[pygame.Rect] = []
+        for n, sz, lines, box in plan:
+            fg = n.fg or th.text
+            fill = n.fill or mix(th.bg, th.panel, 0.75)
+            lh = self.app.font(sz, True).get_linesize()
+            pygame.draw.rect(surface, fill, box, border_radius=min(12, box.h // 2))
+            pygame.draw.rect(surface, mix(fill, th.panel_edge, 0.6), box, 1, border_radius=min(12, box.h // 2))
+            top = box.y + (box.h - len(lines) * lh) // 2
+            for k, line in enumerate(lines):
+                img = self.text(line, sz, fg, True)
+                surface.blit(img, img.get_rect(midtop=(box.centerx, top + k * lh)))
+            self._note_text(surface, box, n.text)
+            boxes.append(box)
+        return boxes
 
     def blit(self, surface, text: str, size: int, colour: RGB, bold: bool = False,
              width: int | None = None, **anchor: Any) -> pygame.Rect:
         """Draw ``text`` placed by a ``pygame.Rect`` anchor (``topleft=...``, ``center=...``); with
         ``width`` it is fitted to that many px. Returns the drawn rect."""
         img = self.text(text, size, colour, bold) if width is None else self.fit(text, size, colour, width, bold)
-        return surface.blit(img, img.get_rect(**anchor))
+        r = surface.blit(img, img.get_rect(**anchor))
+        self._note_text(surface, img.get_rect(**anchor), text)
+        return r
 
     def pill(self, surface, text: str, centre, colour: RGB, fg: RGB | None = None, size: int = 17,
              alpha: int = 255, max_width: int | None = None) -> pygame.Rect:
@@ -86,6 +223,7 @@ class Kit:
             surface.blit(s, box.topleft)
         pygame.draw.rect(surface, mix(colour, self.theme.panel_edge, 0.6), box, 1, border_radius=box.h // 2)
         surface.blit(img, r)
+        self._note_text(surface, box, text)
         return box
 
     def card(self, surface, rect, label: str | None = None, edge: RGB | None = None,
@@ -97,15 +235,18 @@ class Kit:
         line = th.accent if active else (edge or mix(th.panel, th.panel_edge, 0.6))
         pygame.draw.rect(surface, fill, rect, border_radius=12)
         pygame.draw.rect(surface, line, rect, 2 if active or edge else 1, border_radius=12)
+        self._note("card", surface, rect)
         if label:
             self.blit(surface, label, 13, th.text_dim, True, width=rect.w - 28,
                       topleft=(rect.x + 14, rect.y + 10))
 
     def shade(self, surface, rect, alpha: int = 130) -> None:
-        """Darken ``rect`` of what is drawn (behind an end card)."""
+        """Darken ``rect`` of what is drawn (behind an end card or a dialog): what is drawn next is a
+        layer of its own (the cards under the shade no longer hold text, see :meth:`overflow`)."""
         s = pygame.Surface(pygame.Rect(rect).size, pygame.SRCALPHA)
         s.fill((0, 0, 0, alpha))
         surface.blit(s, pygame.Rect(rect).topleft)
+        self._note("shade", surface, rect)
 
     def active_row(self, surface, rect, amount: float = 0.22, colour: RGB | None = None,
                    edge: bool = True) -> None:
@@ -145,6 +286,19 @@ class Kit:
             newest = scroll == 0 and k == len(shown) - 1
             self.blit(surface, text, size, th.text if newest else th.text_dim, width=rect.w - 28,
                       topleft=(rect.x + 14, rect.y + top + k * line_h))
+
+
+def one_per_fact(items: Sequence[Notice | None]) -> list[Notice]:
+    """``items`` without empty ones, a later item with the key of an earlier one taking its place."""
+    order: list[str] = []
+    latest: dict[str, Notice] = {}
+    for n in items:
+        if n is None or not n.text:
+            continue
+        if n.key not in latest:
+            order.append(n.key)
+        latest[n.key] = n
+    return [latest[k] for k in order]
 
 
 def button_row(x: int, y: int, width: int, height: int, items: Sequence[tuple[str, Callable[[], Any], str]],

@@ -15,6 +15,23 @@ import pygame
 
 RGB = tuple[int, int, int]
 
+#: Text that had to be cut to fit its box since the list was last cleared, as ``(text, width px)``:
+#: labels never should be (the tests render every screen and fail on any entry). Bounded.
+CLIPPED: list[tuple[str, int]] = []
+#: When True (the tests), each :class:`~sim.app.ui.Kit` keeps the rects of the text and cards it draws
+#: so that :meth:`~sim.app.ui.Kit.overflow` can tell text running over a card's edge.
+CHECK_FIT = False
+#: The smallest label size (px) a button shrinks its label to before wrapping it.
+LABEL_FLOOR = 11
+#: Blank px kept on each side of a button's label.
+LABEL_PAD = 10
+
+
+def note_clipped(text: str, width: int) -> None:
+    """Record that ``text`` was cut to fit ``width`` px (see :data:`CLIPPED`)."""
+    if len(CLIPPED) < 200:
+        CLIPPED.append((text, int(width)))
+
 
 def clean_text(text: Any, limit: int | None = None) -> str:
     """``text`` (made a str) without control characters (NUL, newlines, escapes: Unicode category Cc)
@@ -110,13 +127,36 @@ class Button:
         pygame.draw.rect(surface, edge, r, 1, border_radius=8)
         if self.focused and self.enabled:
             pygame.draw.rect(surface, th.highlight, r.inflate(6, 6), 2, border_radius=10)
+        for img, pos in self.label_images(app, fg, r):
+            surface.blit(img, pos)
+
+    def label_images(self, app: Any, fg: RGB, r: pygame.Rect) -> list[tuple[pygame.Surface, tuple[int, int]]]:
+        """The label fitted to the button (``LABEL_PAD`` px clear each side): the largest size down to
+        ``LABEL_FLOOR`` on one line, else wrapped on two lines when the button is tall enough, else cut
+        with "…" (noted in :data:`CLIPPED`). Returns ``(image, topleft)`` pairs."""
+        width = r.w - 2 * LABEL_PAD
+        text = clean_text(self.label)
         size = self.font_size
         font = app.font(size, bold=True)
-        while size > 10 and font.size(self.label)[0] > r.w - 10:   # the label fits its button
+        while size > LABEL_FLOOR and font.size(text)[0] > width:
             size -= 1
             font = app.font(size, bold=True)
-        img = font.render(self.label, True, fg)
-        surface.blit(img, img.get_rect(center=r.center))
+        if font.size(text)[0] <= width:
+            img = font.render(text, True, fg)
+            return [(img, img.get_rect(center=r.center).topleft)]
+        for sz in range(min(self.font_size, 16), LABEL_FLOOR - 1, -1):
+            f = app.font(sz, bold=True)
+            lines = wrap_text(text, f, width)
+            if len(lines) == 2 and 2 * f.get_linesize() <= r.h - 2 and " " in text:
+                imgs = [f.render(line, True, fg) for line in lines]
+                top = r.centery - f.get_linesize()
+                return [(img, img.get_rect(midtop=(r.centerx, top + k * f.get_linesize())).topleft)
+                        for k, img in enumerate(imgs)]
+        note_clipped(text, width)
+        while text and font.size(text + "…")[0] > width:
+            text = text[:-1]
+        img = font.render(text.rstrip() + "…", True, fg)
+        return [(img, img.get_rect(center=r.center).topleft)]
 
 
 def _longest_fit(word: str, font: pygame.font.Font, width: int) -> int:

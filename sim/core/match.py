@@ -298,3 +298,8 @@ class Match:
     def applied(self) -> list[Entry]:
         """The applied part of the log."""
         return self.log[: self.cursor]
+
+    def has_moves(self) -> bool:
+        """Whether a player (not chance, physics or a clock) has acted in the applied part of the log:
+        a match without one is only set up, worth neither a Resume nor a kept save."""
+        return any(e["p"] >= 0 for e in self.log[: self.cursor])

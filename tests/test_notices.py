@@ -1,0 +1,58 @@
+"""Every game screen shows its notices (status line, standing notes, the message, the bot's error and
+the app's toast) in one area beside its board, one box per fact, and never over the board's rectangle:
+checked with every kind of notice up at once, in the states of a seeded random playout."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sim.app.launcher import LauncherScene
+from sim.core import registry
+from sim.core.match import Match
+
+import test_conformance as conf
+
+GAMES = registry.game_names()
+
+
+def _check(app, scene, where):
+    board = scene.board_rect()
+    area = scene.notices_rect()
+    assert board is not None and area is not None, where
+    assert not area.colliderect(board), (where, area, board)
+    facts = {n.key for n in scene.notice_items()}
+    boxes = scene.notice_boxes
+    assert len(boxes) == len(facts) and boxes, (where, facts, boxes)
+    for box in boxes:
+        assert area.contains(box) and not box.colliderect(board), (where, box, board)
+    assert scene.shows_toasts and (app.toast_text is None or any(
+        n.text == app.toast_text for n in scene.notice_items())), where
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_notices_stay_beside_the_board(name, app):
+    spec = registry.get_spec(name)
+    app.push(LauncherScene(app))
+    cfg = dict(conf.SCREENS[name] or {})
+    match = Match(spec.make_rules(), cfg, 11)
+    scene = app.start_match(spec, match, autosave=False)
+    rng = random.Random(name)
+    seen = 0
+    for step in range(60):
+        if match.is_over():
+            break
+        players = match.active_players()
+        if not players or (players[0] < 0 and not spec.realtime and players[0] != conf.PHYSICS):
+            break
+        if step % 6 == 0:
+            scene.say("Something that just happened on the table, said at some length so that it may "
+                      "need a second line", scene.theme.accent, 30.0)
+            scene.bot_error = "Bot 2 (hard) failed (ValueError): a random legal move was played"
+            scene.unavailable("nothing to redo")
+            app.step([], app.STEP)
+            _check(app, scene, (name, step))
+            seen += 1
+        conf.random_step(match, rng)
+        app.draw()
+    assert seen >= 2, name
