@@ -379,7 +379,7 @@ class Host:
         msg = {"type": "state", "seat": seat, "time": m.time, "view": self._view(seat),
                "events": lan_events(events, seat) if lan_events is not None else []}
         if not self.realtime:
-            msg["active"] = m.active_players()
+            msg["active"] = [p for p in m.active_players() if p >= 0]   # physics acts on the host
             msg["n"] = m.cursor
             if getattr(self.spec, "lan_log", False):
                 msg["log"] = [{"p": e["p"], "a": e["a"]} for e in m.log[:m.cursor]]
@@ -514,8 +514,15 @@ class Host:
         self._loop.create_task(think())
 
     async def _ticker(self) -> None:
+        """``_tick`` every ``tick`` s on the loop's clock (the work of a tick does not stretch the period;
+        a host that fell behind by over a second starts counting afresh)."""
+        loop = asyncio.get_running_loop()
+        due = loop.time()
         while True:
-            await asyncio.sleep(self.tick)
+            due += self.tick
+            await asyncio.sleep(max(0.0, due - loop.time()))
+            if loop.time() - due > 1.0:
+                due = loop.time()
             try:
                 self._tick()
             except Exception as e:  # noqa: BLE001 - the host keeps serving
