@@ -97,3 +97,43 @@ def test_a_joined_tokami_screen_drags_by_the_hosts_pile_and_watches_the_bot_play
         assert client.closed.wait(5)
     finally:
         host.stop()
+
+
+def test_the_launchers_host_dialog_lists_tokami_and_hosts_it_with_a_bot(app):
+    from games.tokami.lan_view import TokamiLanScene
+    from sim.app.lan_lobby import LobbyScene
+    from sim.app.lan_setup import HostSetupScene
+    from sim.app.launcher import LauncherScene
+    from events import click
+
+    launcher = app.push(LauncherScene(app))
+    launcher.host_lan()
+    setup = app.top
+    assert isinstance(setup, HostSetupScene)
+    seen = []
+    while setup.spec.name != "tokami":
+        seen.append(setup.spec.name)
+        click(app, setup.b_game.rect.center)
+        assert len(seen) < 10
+    assert setup.heading == "Host a Tokami game" and setup.kinds[0] == "you"
+    setup.set_players(2)
+    click(app, setup.seat_buttons[0].rect.center)       # P2: LAN player -> easy bot
+    assert setup.kinds == ["you", "bot:easy"]
+    setup.f_port.text = "0"
+    setup.submit()
+    assert setup.error is None, setup.error
+    lobby = app.top
+    assert isinstance(lobby, LobbyScene) and lobby.lan_host is not None
+    host = lobby.lan_host
+    try:
+        assert lobby.client.wait_for(lambda c: c.names is not None, 5)
+        frames(app)
+        app.step([key(pygame.K_r)], app.STEP)
+        assert lobby.client.wait_for(lambda c: c.latest is not None, 5)
+        frames(app)
+        assert isinstance(app.top, TokamiLanScene)
+        assert host.call(lambda: [s.kind for s in host.match.seats]) == ["lan", "bot"]
+        app.to_launcher()                               # leaving the screen stops the host this app runs
+        assert host.finished.wait(5)
+    finally:
+        host.stop()
