@@ -52,6 +52,11 @@ def _lan_live_check(msg) -> None:
     check_frame(msg)
 
 
+def _lan_auto(remote, seed):
+    from .lan import AutoHand
+    return AutoHand(remote, seed)
+
+
 def _lan_events(events, seat):
     return events          # nothing in Tokami is hidden: every seat is told every event
 
@@ -90,4 +95,5 @@ SPEC = GameSpec(
     make_lan_live=_lan_live,
     lan_live_check=_lan_live_check,
     lan_events=_lan_events,
+    lan_auto=_lan_auto,
 )

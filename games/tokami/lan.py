@@ -124,6 +124,7 @@ class TokamiLive:
         self._acc = 0.0
         self._dirty = False                 # something to show besides moving bodies
         self._ended = False                 # one null frame to send
+        self._pending: list[tuple[int, dict]] = []   # actions produced by a hand input, out next advance
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
 
     # ------------------------------------------------------------------ host calls
@@ -179,10 +180,13 @@ class TokamiLive:
             elif op == "release":
                 if att.ghost is not None:
                     att.release()             # a carried stick let go off the pile: not placed
+                self._touched(state)
                 if not self.committed:
                     self._end()               # only touched: nothing happened
                 else:
                     self._close()
+            if op in ("lift", "lay"):
+                self._touched(state)
         except driver.AttemptOver as e:
             raise ValueError(str(e)) from None
         self._dirty = True
@@ -215,7 +219,7 @@ class TokamiLive:
     def advance(self, state: Any, cursor: int, dt: float) -> list[tuple[int, dict]]:
         """``dt`` s of the live world at the fixed step; returns the actions produced."""
         self._follow(state, cursor)
-        out: list[tuple[int, dict]] = []
+        out, self._pending = self._pending, []
         if self.kind is None:
             out += self._start(state, cursor)
         if self.kind is None:
@@ -293,6 +297,7 @@ class TokamiLive:
         if (self.kind == "hand" and cursor == self.cursor + 1 and self.committed
                 and state.phase in ("raise", "draw") and state.held == self.att.stick):
             self.cursor = cursor             # the take (or draw) of this attempt
+            self._dirty = True               # a frame of the new position, even if nothing moves
             return
         self._end(quiet=False)
         self.job = None if self.job is not None and self.job[0] != cursor else self.job
@@ -365,6 +370,16 @@ class TokamiLive:
             self._end()
         return out
 
+    def _touched(self, state: Any) -> None:
+        """Touch means take: a stick moved beyond ``driver.TOUCH_MM`` (or out of the plane) before the
+        next step is committed now (its take or draw goes out with the next advance)."""
+        att = self.att
+        if not self.committed and att.stick in att.world and att.ghost is None and not att.stopped \
+                and att.displacement() <= driver.TOUCH_MM:
+            return
+        if not self.committed:
+            self._pending.append(self._commit(state))
+
     def _commit(self, state: Any) -> tuple[int, dict]:
         self.committed = True
         return (self.seat, {"t": "take" if state.phase == "turn" else "draw", "stick": self.att.stick})
@@ -376,6 +391,7 @@ class TokamiLive:
 
     def _end(self, quiet: bool = False) -> None:
         had = self.kind is not None
+        self._pending = []
         self.kind = None
         self.run = self.att = self.pb = self.pb_action = None
         self.seat = None
@@ -476,4 +492,122 @@ class LivePoses:
                 continue
             a = q[4] + (p[4] - q[4]) * f
             out[k] = (p[0], p[1], q[2] + (p[2] - q[2]) * f, q[3] + (p[3] - q[3]) * f, a)
+        return out
+
+
+class AutoHand:
+    """A scripted Tokami player on the LAN (``playtable join --auto``): on its turn a bot of ``level``
+    decides, and its plan is played as a hand stream (grab, moves at ``RATE`` a second at the driver's
+    plan speeds, lift, lane, lay, let go), so the host's pile moves as under a person's hand. Call
+    :meth:`step` often (every 20 ms or so); ``remote`` is this seat's ``RemoteMatch``."""
+
+    RATE = 50.0
+
+    def __init__(self, remote: Any, seed: int = 0, level: str = "easy", clock=None):
+        import time as _time
+
+        from .ai import make_bot
+        self.remote = remote
+        self.client = remote.client
+        self.bot = make_bot(remote.seat, level, seed)
+        self.clock = clock or _time.monotonic
+        self.script: list[tuple[float, dict]] = []    # (due s, hand input), in order
+        self.acted_at = -1                             # the position this player last acted in
+        self.idle_since = 0.0
+
+    def _live_now(self) -> bool:
+        f = self.client.live
+        return f is not None and f.get("kind") is not None and f["n"] >= self.remote.n
+
+    def step(self) -> None:
+        r = self.remote
+        try:
+            r.poll()
+        except ValueError:
+            return
+        now = self.clock()
+        while self.script and self.script[0][0] <= now:
+            self.client.send_hand(self.script.pop(0)[1])
+        st = r.state
+        if self.script or st is None or r.is_over() or r.waiting() or st.player != r.seat:
+            return
+        if self._live_now():
+            self.idle_since = now
+            return
+        f = self.client.live
+        if r.n == self.acted_at and now - self.idle_since > 3.0 and (f is None or f.get("kind") is None):
+            self.acted_at = -1                         # what it sent changed nothing: try again
+        if st.phase not in ("turn", "winning", "raise", "draw") or r.n <= self.acted_at:
+            return
+        self.idle_since = now
+        self.acted_at = r.n
+        if st.phase in ("raise", "draw"):              # a stick taken and never moved: let go of it
+            if f is not None and f.get("kind") is not None:
+                self.acted_at = -1                     # its hand's frame is on its way: wait for it
+                return
+            self.script = self._script(st, st.held, [["grab"], ["release"]], now)
+            return
+        dec = self.bot.decide(st)
+        action, plan = dec["action"], dec.get("plan")
+        if action["t"] in ("take", "draw"):
+            self.script = self._script(st, action["stick"], plan or [["grab"], ["release"]], self.clock())
+        else:
+            r.submit(r.seat, action)
+
+    def _script(self, st: Any, sid: int, plan: list, t: float) -> list[tuple[float, dict]]:
+        """The hand inputs (with their send times from ``t``) that play ``plan`` on stick ``sid``."""
+        _k, _l, cx, cy, a = st.poses[sid]
+        out: list[tuple[float, dict]] = []
+        dt = 1.0 / self.RATE
+        local = (0.0, 0.0)
+        pos = (cx, cy)
+        pull = 0.0
+
+        def glide(x, y, ang):
+            nonlocal t, pos, a
+            n = max(1, math.ceil(max(math.hypot(x - pos[0], y - pos[1]) / driver.PLAN_SPEED,
+                                     abs(ang - a) / driver.PLAN_TURN) / dt))
+            x0, y0, a0 = pos[0], pos[1], a
+            for i in range(1, n + 1):
+                f = i / n
+                t += dt
+                out.append((t, {"op": "move", "x": x0 + (x - x0) * f, "y": y0 + (y - y0) * f,
+                                "a": a0 + (ang - a0) * f}))
+            pos, a = (x, y), ang
+
+        for cmd in plan:
+            op, args = cmd[0], list(cmd[1:])
+            if op == "grab":
+                if args:
+                    pos = (float(args[0]), float(args[1]))
+                    c, s = math.cos(a), math.sin(a)
+                    dx, dy = pos[0] - cx, pos[1] - cy
+                    local = (dx * c + dy * s, -dx * s + dy * c)
+                out.append((t, {"op": "grab", "stick": sid, "x": pos[0], "y": pos[1], "n": self.remote.n}))
+            elif op == "move":
+                glide(*args)
+            elif op == "center":
+                x, y, ang = args
+                c, s = math.cos(ang), math.sin(ang)
+                glide(x + local[0] * c - local[1] * s, y + local[0] * s + local[1] * c, ang)
+            elif op == "pull":
+                pull = min(MAX_PULL, max(0.0, float(args[0])))
+            elif op == "lift":
+                kind = args[0] if args else None
+                lane = args[1] if len(args) > 1 else None
+                t += dt
+                out.append((t, {"op": "lift", "kind": kind, "lane": lane, "pull": pull}))
+            elif op == "ghost":
+                t += dt
+                out.append((t, {"op": "ghost", "kind": args[0], "lane": args[1] if len(args) > 1 else None}))
+            elif op == "drop":
+                t += dt
+                out.append((t, {"op": "lay", "x": pos[0], "y": pos[1], "a": a, "close": False}))
+            elif op == "release":
+                t += dt
+                out.append((t, {"op": "release"}))
+            elif op == "wait":
+                t += float(args[0])
+        if not out or out[-1][1]["op"] != "release":
+            out.append((t + dt, {"op": "release"}))
         return out

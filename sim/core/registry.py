@@ -117,6 +117,10 @@ class GameSpec:
     #: ``lan_live_check(msg)``: a client's check of a ``live`` message's game part (raises ``ValueError``
     #: or any error if this game's screen could not show it; the client drops it).
     lan_live_check: Callable[[dict], None] | None = None
+    #: ``lan_auto(remote, seed)`` -> a scripted player for ``join --auto`` of a game played with a live
+    #: hand: its ``step()`` is called every 20 ms or so and sends this seat's hand and intents itself
+    #: (``remote``: the seat's ``RemoteMatch``). None: ``lan_choose`` or a random legal action.
+    lan_auto: Callable[..., Any] | None = None
 
     @property
     def seated(self) -> bool:
