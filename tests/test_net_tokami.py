@@ -99,6 +99,7 @@ def test_a_raise_from_a_clients_hand_stream_is_the_hosts_replays_exactly_and_the
         assert any(m["ghost"] is not None and m["ghost"][0] == "across" for m in frames)
         assert all(m["hand"] is not None for m in frames if not m["closed"])
         # nothing is sent while the pile sleeps
+        assert wc.wait_for(lambda c: c.live["kind"] is None, 5)
         k = wc.live["k"]
         time.sleep(0.3)
         assert wc.live["k"] == k and wc.live["kind"] is None
@@ -250,3 +251,59 @@ def test_a_tokami_state_round_trips_and_frames_are_checked():
             check_frame(bad)
     with pytest.raises(ValueError):
         check_hand({"op": "lift", "kind": "sideways", "lane": None, "pull": 0})
+
+
+def test_two_scripted_clients_play_turns_through_the_host_and_every_outcome_replays(tmp_path):
+    from games.tokami.lan import AutoHand
+
+    host = make_host(tmp_path)
+    try:
+        pairs = [join(host, "Ann"), join(host, "Bob")]
+        players = [AutoHand(r, seed=i) for i, (_c, r) in enumerate(pairs)]
+        assert host.started.wait(5)
+        end = time.monotonic() + 30
+        while time.monotonic() < end and host.call(lambda: len({
+                e["p"] for e in host.match.log if e["p"] >= 0 and e["a"]["t"] in ("take", "refuse")}) < 2
+                or sum(1 for e in host.match.log if e["a"]["t"] in ("raised", "drawn")) < 2):
+            for p in players:
+                p.step()
+            time.sleep(0.01)
+        log = host.call(lambda: [dict(e) for e in host.match.log])
+        assert {e["p"] for e in log if e["p"] >= 0} == {0, 1}          # both seats played by hand
+        host.stop()
+        rec = load(host.record_saved)                # every action checked again by the rules
+        tracks = [(rec.states[i], e["a"]) for i, e in enumerate(rec.log)
+                  if e["p"] == PHYSICS and e["a"]["t"] in ("raised", "drawn")]
+        assert len(tracks) >= 2
+        for before, action in tracks:
+            assert driver.replay(before, action["hand"]).action == action
+    finally:
+        host.stop()
+
+
+def test_join_auto_plays_tokami_by_hand_from_the_command_line(tmp_path, capsys):
+    import threading
+
+    from sim.app import cli
+
+    host = make_host(tmp_path, bots=["bot:easy"], bot_pause=0.0)
+    rc: list[int] = []
+    try:
+        t = threading.Thread(target=lambda: rc.append(cli.main(["join", f"127.0.0.1:{host.port}", "--name", "Ann",
+                                                                "--auto"])), daemon=True)
+        t.start()
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not host.call(
+                lambda: host.match is not None and any(e["p"] == 0 and e["a"]["t"] == "take" for e in host.match.log)
+                and host.match.state.phase not in ("raise",)):
+            time.sleep(0.05)
+        log = host.call(lambda: [dict(e) for e in host.match.log])
+        assert any(e["p"] == 0 and e["a"]["t"] == "take" for e in log)
+        assert host.stats.hands > 3
+        host.stop()
+        t.join(10)
+        assert rc == [0]
+        out = capsys.readouterr().out
+        assert '"type":"state"' in out and '"e":"take"' in out      # the host's views, with the events
+    finally:
+        host.stop()
