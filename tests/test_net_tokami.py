@@ -202,7 +202,9 @@ def test_a_dropped_hand_lets_go_a_stand_in_plays_and_the_token_rejoins(tmp_path)
         log = host.call(lambda: [dict(e) for e in host.match.log])
         assert any(e["p"] == PHYSICS and e["a"]["t"] == "raised" for e in log)
         assert host.seats[seat].standin is not None
+        assert b.wait_for(lambda c: c.away is not None and c.away[seat], 5)      # the others see it away
         a2, ra2 = join(host, "Ann", token=token)
+        assert b.wait_for(lambda c: not c.away[seat], 5)                         # and back
         assert a2.seat == seat and a2.token == token
         assert ra2.wait_for(lambda r: r.state is not None, 5)
         host.call(lambda: None)

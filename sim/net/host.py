@@ -717,6 +717,8 @@ class Host:
         if self.match is None:
             self._broadcast_lobby()
         else:
+            if token is not None:
+                self._broadcast_lobby()  # back: its ``away`` mark goes
             self._send(conn, self._state_msg(seat, []))
             if self.match.is_over():
                 out = self.match.outcome()
@@ -777,6 +779,7 @@ class Host:
             self._add_standin(seat)
         else:
             self.log(f"seat {seat} ({info.name}) left")
+        self._broadcast_lobby()      # every seat sees it away (its ``away`` mark) until it returns
 
     def _own(self, conn: _Conn, msg: dict) -> bool:
         """Whether an intent or hand message is this connection's own to send: joined, its seat, its
