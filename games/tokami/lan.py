@@ -472,13 +472,16 @@ class LivePoses:
             return None
         return msg
 
-    def poses(self, now: float, n: int) -> dict | None:
+    def poses(self, now: float, n: int, smooth: bool = True) -> dict | None:
+        """The poses to draw at ``now`` (the clock of the arrival times): interpolated one frame
+        interval late with ``smooth``, else the newest frame's as they are (the player's own hand:
+        no added delay)."""
         msg = self.current(n)
         if msg is None:
             return None
         out = {int(k): tuple(v) for k, v in msg["poses"].items()}
         prev = self.prev
-        if prev is None or prev[1].get("kind") is None:
+        if not smooth or prev is None or prev[1].get("kind") is None:
             return out
         t0, t1 = prev[0], self.last[0]
         span = t1 - t0

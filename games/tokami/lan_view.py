@@ -5,8 +5,9 @@ screen (``view.TokamiScene``: panel, score table, cues, buttons), with the pile 
   target (the pointer, the grip kept) and angle stream to the host (at most ``MOVE_RATE`` a second,
   only when they change); Tab, 1-6 / [ ] and letting go send lift, lane and release inputs
   (``games.tokami.lan``). The hand is drawn at the pointer at once, and so is a stick carried out of
-  the plane; the pile, the stick in the plane and everything that moves come from the host's frames,
-  interpolated between the newest two (one frame interval late).
+  the plane; the pile, the stick in the plane and everything that moves come from the host's frames
+  (while this player drags, the newest as it is; else interpolated between the newest two, one frame
+  interval late).
 * Whoever's turn it is, every screen shows the host's live pile: settles, the other players' hands,
   the bots' plans played back.
 * What the host says: a refused hand input's reason, the table's events (raise, fall, winning stick,
@@ -336,8 +337,9 @@ class TokamiLanScene(TokamiScene):
     def _draw_live(self, surface, f: dict) -> None:
         th = self.theme
         st = self.state
-        poses = self.lp.poses(time.perf_counter(), self.match.n) or {}
         mine = self.hold is not None and self._my_frame() is not None
+        # the player's own drag: the newest frame as it is (no interpolation delay); others: smooth
+        poses = self.lp.poses(time.perf_counter(), self.match.n, smooth=not mine) or {}
         ghost = None
         if f["ghost"] is not None:
             g = f["ghost"]
