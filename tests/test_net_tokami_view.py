@@ -137,3 +137,34 @@ def test_the_launchers_host_dialog_lists_tokami_and_hosts_it_with_a_bot(app):
         assert host.finished.wait(5)
     finally:
         host.stop()
+
+
+def test_hostile_input_on_a_joined_tokami_screen_never_breaks_it(app, tmp_path):
+    """Random and hostile input (clicks and drags on the pile, Tab, lanes, wheel, keys, odd sizes) on
+    the LAN screen while the host's bot and pile run: no exception, the host serves on, and every hand
+    input the screen sent was well formed (refusals only come from the game's own checks)."""
+    from games.tokami.lan_view import TokamiLanScene
+    from sim.app.fuzz import fuzz_scene
+    from sim.app.lan_lobby import LobbyScene
+    from sim.app.launcher import LauncherScene
+
+    host = Host(TOKAMI, players=2, bots=["bot:easy"], seed=9, tick=0.02, bot_pause=0.0, options={"rounds": 1},
+                record_path=tmp_path / "tk.json").start()
+    try:
+        client = Client("127.0.0.1", host.port, "Ann").start()
+        app.push(LauncherScene(app))
+        app.push(LobbyScene(app, client, None, f"127.0.0.1:{host.port}", TOKAMI))
+        client.set_ready(True)
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not isinstance(app.top, TokamiLanScene):
+            live_frames(app, 1)
+        scene = app.top
+        assert isinstance(scene, TokamiLanScene)
+        r = fuzz_scene(app, 600, seed=5, hostile=True, scene=scene,
+                       hotspots=lambda: [(452, 450), (452, 380), (400, 420), (500, 400)])
+        assert r["events"] == 600
+        assert host._thread.is_alive() and host.call(lambda: host.match is not None)
+        assert not [e for e in client.errors if e["code"] in ("bad_message", "bad_json", "too_big")]
+        assert host.stats.hands > 0                     # the fuzz did drag sticks by hand
+    finally:
+        host.stop()
