@@ -70,7 +70,8 @@ def _kind_lane(h: dict) -> tuple[str | None, int | None]:
     kind, lane = h.get("kind"), h.get("lane")
     if kind not in (None, "across", "along"):
         raise ValueError("kind must be across, along or null")
-    if lane is not None and (isinstance(lane, bool) or not isinstance(lane, int) or not 0 <= lane < model.LANES):
+    if lane is not None and (isinstance(lane, bool) or not isinstance(lane, int)
+                             or not 0 <= lane < model.LANES):
         raise ValueError(f"lane must be 0..{model.LANES - 1} or null")
     return kind, lane
 
@@ -213,7 +214,8 @@ class TokamiLive:
                 self._close()
             else:
                 self._end()
-        elif state.phase in ("raise", "draw") and state.player == seat and self.kind is None and self.job is None:
+        elif (state.phase in ("raise", "draw") and state.player == seat and self.kind is None
+              and self.job is None):
             self.bot(seat, None, state, cursor)
 
     def advance(self, state: Any, cursor: int, dt: float) -> list[tuple[int, dict]]:
@@ -333,7 +335,8 @@ class TokamiLive:
         if h["n"] != cursor:
             raise ValueError("the game has moved on since: look again")
         if self.kind is not None or self.job is not None:
-            raise ValueError("wait: the pile is moving" if self.kind != "hand" else "your hand already holds a stick")
+            raise ValueError("wait: the pile is moving" if self.kind != "hand" else
+                             "your hand already holds a stick")
         sid = h["stick"]
         if state.phase == "turn":
             self.rules.check(state, seat, {"t": "take", "stick": sid})
@@ -356,19 +359,24 @@ class TokamiLive:
         att = self.att
         out: list[tuple[int, dict]] = []
         for _ in range(n):
-            if self.closed_at is not None and (att.world.is_settled() or att.steps - self.closed_at >= SETTLE_STEPS):
+            if self._settled():
                 break
             att.step()
             if not self.committed and (att.stopped or att.displacement() > driver.TOUCH_MM):
                 out.append(self._commit(state))
             if att.stopped in ("fall", "taken") and self.closed_at is None:
                 self._close()
-        if self.closed_at is not None and (att.world.is_settled() or att.steps - self.closed_at >= SETTLE_STEPS):
+        if self._settled():
             if not self.committed:           # lifted out and laid down at once
                 out.append(self._commit(state))
             out.append((PHYSICS, att.finish()))
             self._end()
         return out
+
+    def _settled(self) -> bool:
+        """Whether the hand has let go and the pile has settled since (or the settle gave up)."""
+        att = self.att
+        return self.closed_at is not None and (att.world.is_settled() or att.steps - self.closed_at >= SETTLE_STEPS)
 
     def _touched(self, state: Any) -> None:
         """Touch means take: a stick moved beyond ``driver.TOUCH_MM`` (or out of the plane) before the

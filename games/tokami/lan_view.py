@@ -118,7 +118,8 @@ class TokamiLanScene(TokamiScene):
         if self.match.is_over() or self.card is not None or self.ended:
             return
         if self.hold is not None:
-            if not self.hold["button"] and self._my_frame() is not None and self._my_frame()["ghost"] is not None:
+            f = self._my_frame()
+            if not self.hold["button"] and f is not None and f["ghost"] is not None:
                 # a carried stick waiting to be put down: a click lays it here and keeps holding it
                 tx, ty = self._target()
                 self._send_op({"op": "lay", "x": tx, "y": ty, "a": self.angle, "close": False})
@@ -129,7 +130,8 @@ class TokamiLanScene(TokamiScene):
             return
         if not self.human_to_move():
             if st.phase in ("turn", "winning", "raise", "draw"):
-                self.say(f"Wait: it is {self.tag(st.player)}'s turn ({self.name(st.player)})", self.theme.text_dim)
+                self.say(f"Wait: it is {self.tag(st.player)}'s turn ({self.name(st.player)})",
+                         self.theme.text_dim)
             return
         sid = draw.pick(self.proj, self._pickable(), pos)
         if sid is None:
@@ -207,7 +209,8 @@ class TokamiLanScene(TokamiScene):
         if f is not None and f["ghost"] is not None:
             self._send_op({"op": "ghost", "kind": "across", "lane": lane})
         else:
-            self._send_op({"op": "lift", "kind": "across", "lane": lane, "pull": min(5000.0, self.hand_speed())})
+            self._send_op({"op": "lift", "kind": "across", "lane": lane,
+                           "pull": min(5000.0, self.hand_speed())})
         self.hold["depth"] = lane
         self._sound("rotate")
 
@@ -232,7 +235,8 @@ class TokamiLanScene(TokamiScene):
     def _turn(self, steps: int) -> None:
         if self.hold is None or steps == 0:
             return
-        step = math.radians(1.0) if (self.shift or pygame.key.get_mods() & pygame.KMOD_SHIFT) else math.radians(15.0)
+        fine = self.shift or pygame.key.get_mods() & pygame.KMOD_SHIFT
+        step = math.radians(1.0) if fine else math.radians(15.0)
         self.angle = max(-500.0, min(500.0, self.angle + steps * step))
 
     def _hover(self, pos) -> None:

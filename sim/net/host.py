@@ -157,8 +157,8 @@ class Host:
                  rejoin_window: float = REJOIN_WINDOW, standin: str | None = None, bot_speed: float = 1.0,
                  bot_pause: float = 0.3,
                  max_buffer: int = MAX_BUFFER, rate: float = P.RATE, burst: int = P.BURST,
-                 snapshot_interval: float = 1.0, sndbuf: int = 64 * 1024, log: Callable[[str], None] | None = None,
-                 live_speed: float = 1.0, hand_rate: float = P.HAND_RATE, hand_burst: int = P.HAND_BURST):
+                 snapshot_interval: float = 1.0, sndbuf: int = 64 * 1024,
+                 log: Callable[[str], None] | None = None, live_speed: float = 1.0, hand_rate: float = P.HAND_RATE, hand_burst: int = P.HAND_BURST):
         if not getattr(spec, "lan", False):
             raise ValueError(f"{getattr(spec, 'name', spec)!r} cannot be hosted on the LAN")
         if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:

@@ -48,9 +48,10 @@ Host -> client
   with what the seat may not see masked (for the Gobble race the board, every penalty stack, every
   seat's pile size and gift deadlines, its own revealed tiles, never the content of any pile), and, in
   a real-time game, the events since the last state, filtered by the game (``GameSpec.lan_events``: a
-  gift's tile is only told to its giver). A turn-based game's ``events`` is empty, and two more fields
-  say ``"active": [int, ...]`` (the seats to act; empty while chance or physics acts on the host) and ``"n": int`` (the number of actions applied, so
-  a client can tell a new position from a repeated one).
+  gift's tile is only told to its giver). A turn-based game's ``events`` is empty (unless its
+  ``lan_events`` lets the seat be told them: Tokami's are all public), and two more fields say
+  ``"active": [int, ...]`` (the seats to act; empty while chance or physics acts on the host) and
+  ``"n": int`` (the number of actions applied, so a client can tell a new position from a repeated one).
 * ``{"type": "live", "n": int, "k": int, "ack": int, ...}``: in a game played with a live hand, the
   host's live world (a pile settling, a hand at work): ``n`` the number of actions applied when it was
   sent, ``k`` a growing frame number, ``ack`` the seq of the last hand input applied; the rest is the
