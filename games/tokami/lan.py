@@ -480,6 +480,23 @@ class LivePoses:
             return None
         return msg
 
+    def speeds(self) -> dict[int, float]:
+        """Speed (mm/s) of every stick between the newest two frames (the wobble cue); {} without two
+        frames of one live world."""
+        if self.prev is None or self.last is None or self.prev[1].get("kind") is None \
+                or self.last[1].get("kind") is None:
+            return {}
+        span = self.last[0] - self.prev[0]
+        if span <= 1e-6:
+            return {}
+        before = self.prev[1]["poses"]
+        out = {}
+        for k, p in self.last[1]["poses"].items():
+            q = before.get(k)
+            if q is not None and q[:2] == p[:2]:
+                out[int(k)] = math.hypot(p[2] - q[2], p[3] - q[3]) / span
+        return out
+
     def poses(self, now: float, n: int, smooth: bool = True) -> dict | None:
         """The poses to draw at ``now`` (the clock of the arrival times): interpolated one frame
         interval late with ``smooth``, else the newest frame's as they are (the player's own hand:

@@ -25,7 +25,7 @@ import pygame
 
 from . import draw, model
 from .lan import LivePoses
-from .view import PILE, TokamiScene, seat_name
+from .view import PILE, WOBBLE_CALM, WOBBLE_SHAKY, TokamiScene, seat_name
 
 #: Hand moves sent at most this often (per second).
 MOVE_RATE = 50.0
@@ -350,9 +350,18 @@ class TokamiLanScene(TokamiScene):
             gp = ghost_pose(g[0], g[1], self._target(), self.angle, self.hold["local"]) if mine else tuple(g)
             ghost = (gp, st.colours[f["stick"]] if f["stick"] is not None else None, True)
         held = f["stick"] if f["hand"] is not None and f["ghost"] is None else None
-        look = draw.Look(held=held, taboo=st.taboo, ghost=ghost, symbols=self._symbols(),
+        speeds = self.lp.speeds()
+        wobble = {i: v for i, v in speeds.items() if i != held}
+        look = draw.Look(held=held, taboo=st.taboo, ghost=ghost, wobble=wobble, symbols=self._symbols(),
                          dim_lanes=range(self.view_lane) if mine else ())
         draw.draw_sticks(surface, self.proj, poses, st.colours, th, look)
+        if mine:
+            v = max(wobble.values(), default=0.0)
+            word, col = (("falling", th.bad) if f["fallen"] else ("steady", th.good) if v < WOBBLE_CALM else
+                         ("moving", th.accent) if v < WOBBLE_SHAKY else ("shaky", th.bad))
+            # speeds in steps of 10 mm/s, so the pill's text (a cached render) changes only now and then
+            self._pill(surface, f"pile {word} ({round(v, -1):.0f} mm/s)", (PILE.centerx, PILE.bottom - 62),
+                       (12, 12, 14), fg=col, size=13, alpha=225)
         font = self.app.font(15, True)
         if f["touch"] is not None and ghost is not None:
             face = draw.front_face(self.proj, tuple(f["touch"]))
