@@ -93,6 +93,12 @@ def test_a_joined_tokami_screen_drags_by_the_hosts_pile_and_watches_the_bot_play
             seen_play = f is not None and f["kind"] == "play" and f["seat"] == 1
         assert seen_play, "the bot's raise was not shown live"
         assert scene.busy()
+        # the host quits: the screen says so
+        host.stop()
+        assert client.wait_for(lambda c: c.closing is not None, 5)
+        live_frames(app, 2)
+        assert scene.ended == "The host ended the game: the host quit."
+        app.draw()
         app.to_launcher()
         assert client.closed.wait(5)
     finally:
