@@ -309,3 +309,24 @@ def test_join_auto_plays_tokami_by_hand_from_the_command_line(tmp_path, capsys):
         assert '"type":"state"' in out and '"e":"take"' in out      # the host's views, with the events
     finally:
         host.stop()
+
+
+def test_a_client_interpolates_between_the_newest_two_frames():
+    from games.tokami.lan import LivePoses
+
+    def frame(k, n, y, kind="hand"):
+        return {"k": k, "n": n, "kind": kind, "poses": {"3": ["along", -1, 0.0, y, 0.0], "4": ["across", 1, 5.0, 9.0, 0.1]}}
+
+    lp = LivePoses()
+    assert lp.poses(0.0, 0) is None
+    lp.feed(1.0, frame(1, 10, 20.0))
+    lp.feed(1.025, frame(2, 10, 30.0))
+    lp.feed(1.02, frame(1, 10, 99.0))                     # an old frame is ignored
+    assert lp.poses(1.025, 10)[3][3] == 20.0             # one interval late: the older frame at first
+    assert lp.poses(1.0375, 10)[3][3] == pytest.approx(25.0)
+    assert lp.poses(2.0, 10)[3][3] == 30.0               # never beyond the newest
+    assert lp.poses(1.025, 10, smooth=False)[3][3] == 30.0
+    assert lp.speeds()[3] == pytest.approx(400.0) and lp.speeds()[4] == 0.0
+    assert lp.poses(1.1, 11) is None                     # the game moved on past this live world
+    lp.feed(1.05, frame(3, 10, 30.0, kind=None))
+    assert lp.current(10) is None and lp.speeds() == {}
