@@ -169,7 +169,7 @@ def test_bot_seats_play_on_the_host_and_a_dropped_seat_gets_a_stand_in(tmp_path)
 
 def test_the_host_refuses_games_without_lan_play_and_bad_seats():
     with pytest.raises(ValueError, match="cannot be hosted"):
-        Host(get_spec("tokami"))
+        Host(get_spec("gobble-solitaire"))
     with pytest.raises(ValueError, match="played by 2 players"):
         Host(TW, players=3)
     with pytest.raises(ValueError, match="unknown bot"):
@@ -181,7 +181,7 @@ def test_the_host_refuses_games_without_lan_play_and_bad_seats():
 def test_cli_host_of_a_game_without_lan_play_is_one_line_and_status_2(capsys):
     from sim.app import cli
 
-    assert cli.main(["host", "tokami"]) == 2
+    assert cli.main(["host", "gobble-solitaire"]) == 2
     err = capsys.readouterr().err
     assert "cannot be hosted" in err and err.count("\n") == 1
     assert cli.main(["host", "tumbleweed", "--size", "99", "--port", "0"]) == 2

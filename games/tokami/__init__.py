@@ -2,8 +2,9 @@
 
 ``SPEC`` offers the game to the app: 2 to 5 seats (hot-seat humans and bots at three levels), the
 options of ``options.OPTIONS`` (rounds, the starting pile, practice: flags and set-up dialog rows),
-the screen (``view.TokamiScene``), selfplay and bench. Everything is imported lazily, so listing the
-game never imports pygame or pymunk.
+the screen (``view.TokamiScene``; on the LAN ``lan_view.TokamiLanScene``), selfplay and bench, and LAN
+play with the pile on the host (``lan``: the hand stream and live frames). Everything is imported
+lazily, so listing the game never imports pygame or pymunk.
 """
 from __future__ import annotations
 
@@ -31,6 +32,35 @@ def _bench(out) -> None:
     report(out, "tokami screen: frame time at 1280x800 (dummy driver, 4 physics steps a frame)", frame_times())
 
 
+def _scene(app, match, **opts):
+    """The Tokami screen: the local one, or for a game joined on the LAN (a ``RemoteMatch``) the one
+    whose hand streams to the host (``lan_view.TokamiLanScene``)."""
+    if getattr(match, "meta", {}).get("lan") and hasattr(match, "client"):
+        from .lan_view import TokamiLanScene
+        return TokamiLanScene(app, match, **opts)
+    from .view import TokamiScene
+    return TokamiScene(app, match, **opts)
+
+
+def _lan_live(rules):
+    from .lan import TokamiLive
+    return TokamiLive(rules)
+
+
+def _lan_live_check(msg) -> None:
+    from .lan import check_frame
+    check_frame(msg)
+
+
+def _lan_auto(remote, seed):
+    from .lan import AutoHand
+    return AutoHand(remote, seed)
+
+
+def _lan_events(events, seat):
+    return events          # nothing in Tokami is hidden: every seat is told every event
+
+
 def _describe(config) -> str:
     """One line under the set-up dialog: what the chosen rounds and practice mean."""
     n = config["rounds"]
@@ -51,7 +81,7 @@ SPEC = GameSpec(
     title="Tokami",
     summary="Pull a stick out of the pile on the X and put it back higher, without making anything fall.",
     make_rules=lazy("games.tokami.rules:TokamiRules"),
-    make_scene=lazy("games.tokami.view:TokamiScene"),
+    make_scene=_scene,
     rules_text=_HERE / "rules.md",
     players="2-5",
     make_bot=_bot,
@@ -61,4 +91,9 @@ SPEC = GameSpec(
     options=OPTIONS,
     selfplay=lazy("games.tokami.selfplay:TokamiSelfplay"),
     bench=_bench,
+    lan=True,
+    make_lan_live=_lan_live,
+    lan_live_check=_lan_live_check,
+    lan_events=_lan_events,
+    lan_auto=_lan_auto,
 )

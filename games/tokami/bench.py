@@ -10,6 +10,9 @@ time while dragging).
   level's budget): each level decides the raise and the winning stick on the full settled pile and on
   six later positions (reached by easy bots playing a few turns).
 
+* on the LAN over loopback (:func:`bench_lan`): how soon the host's frame answers a hand input, and
+  how many frames a second another client receives while the hand moves.
+
 The screen's frame time while dragging a stick comes from ``view.frame_times`` (``sim.app.framebench``),
 printed after these by the game's ``bench`` hook.
 
@@ -107,10 +110,68 @@ def bench_think(out: Callable[[str], None], states: list[Any] | None = None) -> 
     return figures
 
 
+def bench_lan(out: Callable[[str], None]) -> None:
+    """Tokami on the LAN over loopback: a host (the default 40 frames a second) and two clients; one
+    client's hand drags the top along-stick up in the plane, lifts it out and lays it on the pile (50
+    hand inputs a second, as the screen sends them). Prints the time from sending a hand input to the
+    first frame that says it was applied (median, p95, max; the pile's answer on screen comes at most
+    one display frame later, the hand itself is drawn at the pointer at once) and the frames a second
+    the other client received while the hand moved."""
+    import statistics
+    import tempfile
+
+    from sim.core.registry import get_spec
+    from sim.net.client import Client
+    from sim.net.host import Host
+
+    spec = get_spec("tokami")
+    with tempfile.TemporaryDirectory() as tmp:
+        host = Host(spec, players=2, seed=7, options={"rounds": 1}, record_path=f"{tmp}/bench.json").start()
+        clients = []
+        try:
+            for name in ("A", "B"):
+                c = Client("127.0.0.1", host.port, name, log=lambda text: None).start()
+                c.set_ready(True)
+                clients.append(c)
+            if not all(c.wait_for(lambda c: c.latest is not None and c.latest["view"]["phase"] == "turn", 10)
+                       for c in clients):
+                out("tokami LAN: the game did not start")
+                return
+            st = spec.make_rules().state_from_json(clients[0].latest["view"])
+            mover = next(c for c in clients if c.seat == st.player)
+            other = next(c for c in clients if c is not mover)
+            sid = max((i for i, p in st.poses.items() if p[0] == "along"),
+                      key=lambda i: model.highest_point(st.poses[i]))
+            _k, _l, x, y, a = st.poses[sid]
+            inputs = [{"op": "grab", "stick": sid, "x": x, "y": y, "n": clients[0].latest["n"]}]
+            inputs += [{"op": "move", "x": x, "y": y + 0.6 * k, "a": a} for k in range(1, 26)]
+            inputs += [{"op": "lift", "kind": None, "lane": None, "pull": 0.0},
+                       {"op": "ghost", "kind": "across", "lane": 2}]
+            inputs += [{"op": "move", "x": x * (1 - k / 10), "y": y + 15 + 4 * k, "a": a * (1 - k / 10)}
+                       for k in range(1, 11)]
+            inputs.append({"op": "lay", "x": 0.0, "y": y + 55.0, "a": 0.0, "close": True})
+            for h in inputs:
+                mover.send_hand(h)
+                time.sleep(0.02)
+            mover.wait_for(lambda c: c.latest["view"]["phase"] not in ("turn", "raise"), 10)
+            d = sorted(mover.hand_delays)
+            fr = [t for t, m in list(other.lives) if m.get("kind") == "hand"]
+            rate = (len(fr) - 1) / (fr[-1] - fr[0]) if len(fr) > 1 and fr[-1] > fr[0] else 0.0
+            if d:
+                out(f"tokami LAN (loopback): hand input -> host frame median {1000 * statistics.median(d):.1f} ms, "
+                    f"p95 {1000 * d[int(0.95 * (len(d) - 1))]:.1f} ms, max {1000 * d[-1]:.1f} ms over {len(d)} inputs; "
+                    f"{rate:.1f} frames a second to the other client while the hand moved")
+        finally:
+            for c in clients:
+                c.close(timeout=1.0)
+            host.stop()
+
+
 def run(out: Callable[[str], None] = print) -> None:
     """Print the Tokami engine figures (see the module doc)."""
     bench_step(out)
     bench_think(out)
+    bench_lan(out)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,8 @@ CHANCE ``{"t": "colour", "c": COLOUR}``; player ``{"t": "take", "stick": id}``, 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import math
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from sim.core.options import check as check_options
@@ -598,6 +599,120 @@ class TokamiRules:
     def undoable(self, s: TokamiState, player: int, action: Action) -> bool:
         """Never: touch-move binds every take, and physics outcomes are undo barriers anyway."""
         return False
+
+    # ------------------------------------------------------------ LAN play (sim/core/rules.py)
+    def observe(self, s: TokamiState, seat: int) -> TokamiState:
+        """What ``seat`` may see: everything (Tokami has no hidden information: colours are drawn in
+        the open). Raises ``ValueError`` for a seat not at the table."""
+        if not _int(seat) or not 0 <= seat < s.n_players:
+            raise ValueError(f"no seat {seat!r}")
+        return s
+
+    def state_to_json(self, s: TokamiState) -> dict[str, Any]:
+        """``s`` as a JSON object: the dataclass fields, tuples as lists, poses keyed by ``str(id)``
+        (``model.pose_to_json``)."""
+        def turn(d):
+            return None if d is None else {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in d.items()}
+        return {
+            "phase": s.phase, "player": s.player, "round": s.round, "colours": list(s.colours),
+            "poses": {str(i): model.pose_to_json(s.poses[i]) for i in sorted(s.poses)},
+            "taboo": s.taboo, "held": s.held, "hp_before": s.hp_before,
+            "pending": None if s.pending is None else {"why": s.pending["why"], "remove": list(s.pending["remove"])},
+            "winning": [list(w) for w in s.winning], "minus": [list(m) for m in s.minus],
+            "returned": list(s.returned), "totals": list(s.totals),
+            "round_scores": [list(r) for r in s.round_scores], "last_turn": turn(s.last_turn),
+            "current": turn(s.current), "start": s.start, "n_rounds": s.n_rounds, "players": s.players,
+            "practice": s.practice, "setup": s.setup}
+
+    def state_from_json(self, obj: Any) -> TokamiState:
+        """The state :meth:`state_to_json` wrote; ``ValueError`` with a reason if ``obj`` is not one (a
+        wrong key set or type, a bad pose, or a broken invariant)."""
+        names = {f.name for f in fields(TokamiState)}
+        if not isinstance(obj, dict) or set(obj) != names:
+            raise ValueError("a Tokami state has exactly the keys " + ", ".join(sorted(names)))
+
+        def ints(v, what):
+            if not isinstance(v, list) or not all(_int(x) for x in v):
+                raise ValueError(f"{what} must be a list of whole numbers")
+            return tuple(v)
+
+        def opt_num(v, what):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
+                raise ValueError(f"{what} must be a number or null")
+            return None if v is None else float(v)
+
+        def turn(d, what):
+            if d is None:
+                return None
+            keys = set(TURN_KEYS) - ({"player", "round"} if what == "current" else set())
+            if not isinstance(d, dict) or set(d) != keys:
+                raise ValueError(f"{what} has exactly the keys " + ", ".join(sorted(keys)))
+            out = dict(d)
+            for k in ("fallen", "minus", "returned"):
+                out[k] = list(ints(d[k], f"{what}.{k}"))
+            for k in ("hp_before", "hp_after"):
+                out[k] = opt_num(d[k], f"{what}.{k}")
+            for k in ("raised", "refused"):
+                if not isinstance(d[k], bool):
+                    raise ValueError(f"{what}.{k} must be true or false")
+            for k in ("stick", "lane") + (("player", "round") if what != "current" else ()):
+                if not _int(d[k]):
+                    raise ValueError(f"{what}.{k} must be a whole number")
+            if d["kind"] not in ("across", "along") or (d["winning"] is not None and not _int(d["winning"])):
+                raise ValueError(f"{what}: bad kind or winning stick")
+            return out
+
+        n = obj["players"]
+        if not _int(n) or not TOKAMI_INFO.min_players <= n <= TOKAMI_INFO.max_players:
+            raise ValueError("players must be 2 to 5")
+        for k in ("player", "round", "start", "n_rounds"):
+            if not _int(obj[k]):
+                raise ValueError(f"{k} must be a whole number")
+        for k in ("taboo", "held"):
+            if obj[k] is not None and not _int(obj[k]):
+                raise ValueError(f"{k} must be a stick id or null")
+        if not isinstance(obj["practice"], bool) or obj["setup"] not in ("cube", "free") \
+                or not isinstance(obj["phase"], str):
+            raise ValueError("bad practice, setup or phase")
+        cols = obj["colours"]
+        if not isinstance(cols, list) or not all(c is None or c in COLOURS for c in cols):
+            raise ValueError("colours must be a list of colour names or null")
+        raw = obj["poses"]
+        if not isinstance(raw, dict) or len(raw) > N_STICKS:
+            raise ValueError("poses must be an object keyed by stick id")
+        poses = {}
+        for k, v in raw.items():
+            if not isinstance(k, str) or not k.isdigit() or str(int(k)) != k:
+                raise ValueError(f"pose key {k[:8]!r} is not a stick id")
+            poses[int(k)] = model.pose_from_json(v)
+        pend = obj["pending"]
+        if pend is not None:
+            if not isinstance(pend, dict) or set(pend) != {"why", "remove"}:
+                raise ValueError("pending has exactly why and remove")
+            pend = {"why": pend["why"], "remove": list(ints(pend["remove"], "pending.remove"))}
+        for k in ("winning", "minus", "round_scores"):
+            if not isinstance(obj[k], list):
+                raise ValueError(f"{k} must be a list")
+        s = TokamiState(
+            phase=obj["phase"], player=obj["player"], round=obj["round"], colours=tuple(cols), poses=poses,
+            taboo=obj["taboo"], held=obj["held"], hp_before=opt_num(obj["hp_before"], "hp_before"),
+            pending=pend, winning=tuple(ints(w, "winning") for w in obj["winning"]),
+            minus=tuple(ints(m, "minus") for m in obj["minus"]), returned=ints(obj["returned"], "returned"),
+            totals=ints(obj["totals"], "totals"),
+            round_scores=tuple(ints(r, "round_scores") for r in obj["round_scores"]),
+            last_turn=turn(obj["last_turn"], "last_turn"), current=turn(obj["current"], "current"),
+            start=obj["start"], n_rounds=obj["n_rounds"], players=n, practice=obj["practice"],
+            setup=obj["setup"])
+        if len(s.winning) != n or len(s.minus) != n or len(s.totals) != n \
+                or any(len(r) != n for r in s.round_scores):
+            raise ValueError("a per-player list of the wrong length")
+        try:
+            bad = self.invariants(s)
+        except (IndexError, KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"not a Tokami position ({e.__class__.__name__})") from None
+        if bad:
+            raise ValueError(f"not a Tokami position: {bad[0]}")
+        return s
 
     def invariants(self, s: TokamiState) -> list[str]:
         """Broken invariants as messages: colours (a drawn prefix, at most 9 of each, all 36 once play

@@ -155,7 +155,7 @@ def last_turn_tracks(match: Match) -> list[tuple[Any, list]]:
     before a draw)."""
     out: list[tuple[Any, list]] = []
     j = None
-    for i in range(match.cursor - 1, -1, -1):
+    for i in range(min(match.cursor, len(match.log)) - 1, -1, -1):   # a LAN match keeps no log here
         e = match.log[i]
         if e["p"] == PHYSICS and "hand" in e["a"]:
             j = i

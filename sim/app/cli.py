@@ -265,20 +265,28 @@ def cmd_join(args: argparse.Namespace) -> int:
             client.close(timeout=1.0)
     rng = _random.Random()
     remote = RemoteMatch(spec, client) if spec.lan_choose is None else None
+    # a game played with a live hand scripts its hand itself (GameSpec.lan_auto), stepped every 20 ms
+    player = (spec.lan_auto(remote, rng.randrange(2 ** 31))
+              if args.auto and remote is not None and spec.lan_auto is not None else None)
     sent_at = -1   # turn-based: the host's log length when this seat last sent an intent
     if not client.welcome["started"]:
         client.set_ready(True)  # a scripted join is ready at once (a window's lobby has a Ready toggle)
     try:
         while not client.closed.is_set():
             try:
-                msg = client.inbox.get(timeout=0.1)
+                msg = client.inbox.get(timeout=0.02 if player is not None else 0.1)
             except Exception:  # noqa: BLE001 - queue.Empty
                 msg = None
             if msg is not None and msg["type"] in ("state", "over", "error", "closing", "rejected", "lobby"):
                 print(json.dumps(msg, separators=(",", ":")), flush=True)
                 if msg["type"] in ("over", "closing"):
                     break
-            if remote is not None:
+            if player is not None:
+                try:
+                    player.step()
+                except ValueError as e:
+                    raise UsageError(f"the host sent a view this program cannot read: {e}") from None
+            elif remote is not None:
                 try:
                     remote.poll()
                 except ValueError as e:

@@ -110,6 +110,17 @@ class GameSpec:
     #: Turn-based games whose every action is public to every seat (no hidden draws): the host sends
     #: the applied action log with each view, so a remote screen can show the move list and replay it.
     lan_log: bool = False
+    #: Games played with a live hand (Tokami's pile): ``make_lan_live(rules)`` -> the host's live part
+    #: (``sim.net.host.LivePart``: the seat's hand stream in, the physics stepped on the host, ``live``
+    #: frames out). None: no hand stream.
+    make_lan_live: Callable[..., Any] | None = None
+    #: ``lan_live_check(msg)``: a client's check of a ``live`` message's game part (raises ``ValueError``
+    #: or any error if this game's screen could not show it; the client drops it).
+    lan_live_check: Callable[[dict], None] | None = None
+    #: ``lan_auto(remote, seed)`` -> a scripted player for ``join --auto`` of a game played with a live
+    #: hand: its ``step()`` is called every 20 ms or so and sends this seat's hand and intents itself
+    #: (``remote``: the seat's ``RemoteMatch``). None: ``lan_choose`` or a random legal action.
+    lan_auto: Callable[..., Any] | None = None
 
     @property
     def seated(self) -> bool:

@@ -5,7 +5,11 @@ The scene reads :attr:`Client.latest` (the last ``state`` message: this seat's v
 the lobby (:attr:`names`, :attr:`ready`, :attr:`away`, :attr:`started`), or drains :attr:`inbox` (every
 host message, a thread-safe ``queue.Queue``); it calls :meth:`Client.set_ready` in the lobby (the game
 starts when every seat is taken and ready) and :meth:`Client.send_intent` with an action; the
-sequence number grows by one per intent. A game's screen reads the client through
+sequence number grows by one per intent. In a game played with a live hand, :meth:`send_hand` sends
+one hand input (same seq counter) and the host's ``live`` frames are kept apart from the inbox:
+:attr:`live` (the newest), :attr:`lives` (the newest ``max_live`` with their arrival times) and
+:attr:`hand_delays` (s from sending a hand input to the first frame that says it was applied). A
+game's screen reads the client through
 :class:`sim.net.remote.RemoteMatch` (a real-time game's every event too:
 :meth:`events_between`). Everything is thread-safe. :meth:`wait_for` blocks (tests,
 headless use) until a condition on the client holds.
@@ -55,7 +59,7 @@ class Client:
 
     def __init__(self, host: str, port: int, name: str, token: str | None = None, version: int = P.VERSION,
                  max_inbox: int = 10000, log: Callable[[str], None] | None = None,
-                 rate: float = P.HOST_RATE, burst: int = P.HOST_BURST):
+                 rate: float = P.HOST_RATE, burst: int = P.HOST_BURST, max_live: int = 2000):
         self.url = f"ws://{host}:{port}"
         self.name, self.token, self.version = name, token, version
         self.seat: int | None = None
@@ -75,6 +79,13 @@ class Client:
         self.started = False
         self.closed = threading.Event()
         self.inbox: queue.Queue = queue.Queue(max_inbox)
+        #: live frames (games with a live hand): the newest, and (arrival perf_counter s, frame) of the
+        #: newest ``max_live``
+        self.live: dict | None = None
+        self.lives: collections.deque = collections.deque(maxlen=max_live)
+        #: s from sending each hand input to the first live frame that says it was applied (the newest 1000)
+        self.hand_delays: collections.deque = collections.deque(maxlen=1000)
+        self._hand_sent: collections.OrderedDict = collections.OrderedDict()   # seq -> perf_counter
         #: host messages dropped (malformed, out of place, or over the rate)
         self.dropped = 0
         self.log = log or _stderr_log
@@ -138,6 +149,19 @@ class Client:
             self._seq += 1
             seq = self._seq
             msg = {"type": "intent", "seq": seq, "seat": self.seat, "token": self.token, "action": action}
+        self.send_raw(P.encode(msg))
+        return seq
+
+    def send_hand(self, hand: dict) -> int:
+        """Send one input of this seat's live hand (``{"op": ..., ...}``); returns its sequence number
+        (the host answers only a refused one, in :attr:`results`). ConnectionError if not connected."""
+        with self._cond:
+            self._seq += 1
+            seq = self._seq
+            msg = {"type": "hand", "seq": seq, "seat": self.seat, "token": self.token, "hand": hand}
+            self._hand_sent[seq] = time.perf_counter()
+            while len(self._hand_sent) > 256:
+                self._hand_sent.popitem(last=False)
         self.send_raw(P.encode(msg))
         return seq
 
@@ -228,7 +252,7 @@ class Client:
             t = msg["type"]
             if t == "welcome" and self.welcome is not None:
                 raise P.ProtocolError("bad_message", "a second welcome")
-            if t in ("state", "lobby") and self.welcome is None:
+            if t in ("state", "lobby", "live") and self.welcome is None:
                 raise P.ProtocolError("bad_message", f"{t} before the welcome")
             if t == "welcome":
                 self._learn_game(msg["game"])
@@ -236,6 +260,8 @@ class Client:
                 self._check_config(msg["config"])
             elif t == "state":
                 self._check_state(msg)
+            elif t == "live":
+                self._check_live(msg)
         except P.ProtocolError as e:
             self._drop(e.message)
             return None
@@ -270,6 +296,18 @@ class Client:
             raise
         except Exception as e:  # noqa: BLE001 - whatever the game's reader raises on garbage
             raise P.ProtocolError("bad_message", f"state: a view this game cannot read "
+                                  f"({e.__class__.__name__}: {str(e)[:80]})") from None
+
+    def _check_live(self, msg: dict) -> None:
+        """The game's own check of a ``live`` frame (``GameSpec.lan_live_check``); a game without a live
+        hand takes none."""
+        check = getattr(self._spec, "lan_live_check", None)
+        if check is None:
+            raise P.ProtocolError("bad_message", "live: this game has no live hand")
+        try:
+            check(msg)
+        except Exception as e:  # noqa: BLE001 - whatever the game's check raises on garbage
+            raise P.ProtocolError("bad_message", f"live: a frame this game cannot show "
                                   f"({e.__class__.__name__}: {str(e)[:80]})") from None
 
     def _drop(self, why: str) -> None:
@@ -321,6 +359,14 @@ class Client:
                     del self.errors[:-MAX_ERRORS]
             elif t == "closing":
                 self.closing = msg.get("reason", "")
+            elif t == "live":
+                now = time.perf_counter()
+                self.live = msg
+                self.lives.append((now, msg))
+                for seq in [q for q in self._hand_sent if q <= msg["ack"]]:
+                    self.hand_delays.append(now - self._hand_sent.pop(seq))
+                self._cond.notify_all()
+                return   # frames stay out of the inbox: a stream of them would push out what matters
             try:
                 self.inbox.put_nowait(msg)
             except queue.Full:

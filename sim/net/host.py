@@ -26,6 +26,13 @@ its own thread, so a pygame app can run beside it. All match changes happen on t
   (specs/DESIGN.md "Library pitfalls");
 * a dropped client may rejoin with its token within ``rejoin_window`` s (60); meanwhile a bot plays the
   seat (after the window, the bot keeps it);
+* games played with a live hand (``spec.make_lan_live``, e.g. Tokami's pile): the host owns the game's
+  live part (:class:`LivePart`, made by ``spec.make_lan_live(rules)``). The seat whose hand acts now
+  sends ``hand`` messages (its own token and growing seq, its own budget, each checked by the live part
+  against the position); every ``tick`` the live part is advanced by the real time elapsed (times
+  ``live_speed``), the actions it produced (a take on touch, a physics outcome) are submitted to the
+  match like any other, and every seat gets a ``live`` frame while anything moves. A bot seat's action
+  is handed to the live part too (its physical part is played live), and a dropped seat's hand lets go;
 * the record is saved atomically (``sim.core.record.save``) when the game ends and when the host stops.
 
 The host binds to 127.0.0.1 unless given another address.
@@ -55,6 +62,18 @@ from . import protocol as P
 
 REJOIN_WINDOW = 60.0  # s, issue 4
 MAX_BUFFER = 256 * 1024  # bytes waiting to be written to one client before it is dropped
+
+
+class LivePart:
+    """What a game played with a live hand gives the host (``spec.make_lan_live(rules)``); every call
+    runs on the host's loop. ``hand_seat(state)``: the seat whose hand may act now, or None.
+    ``hand(seat, state, cursor, hand)``: apply one checked ``hand`` message's ``hand`` object; raises
+    ``ValueError`` with the reason to refuse it. ``advance(state, cursor, dt)``: ``dt`` s of the live
+    world pass; returns the ``(player, action)`` pairs it produced, to submit in order.
+    ``bot(seat, agent, state, cursor)``: a bot (or stand-in) of ``seat`` has just acted; ``agent`` is its
+    Agent. ``dropped(seat, state, cursor)``: the seat's player is gone; its hand lets go.
+    ``frame()``: the game's part of a ``live`` message to send now, or None while nothing moves.
+    ``close()``: the host stops."""
 
 
 class _Paced:
@@ -95,6 +114,9 @@ class _Conn:
     ws: ServerConnection
     limiter: P.RateLimiter
     seat: int | None = None
+    #: games with a live hand: ``limiter`` takes both budgets; these split them by message type
+    others: P.RateLimiter | None = None
+    hands: P.RateLimiter | None = None
     last_limit_error: float = -1e9
     dead: bool = False
 
@@ -107,6 +129,8 @@ class HostStats:
     dropped_slow: int = 0
     rate_limited: int = 0          # messages dropped by the rate limit (also counted in rejected)
     rejoins: int = 0
+    hands: int = 0                 # hand messages applied (games with a live hand)
+    frames: int = 0                # live frames sent (each to every seat)
     latencies: collections.deque = field(default_factory=lambda: collections.deque(maxlen=200000))
 
 
@@ -117,7 +141,9 @@ class Host:
     player has sent ``ready``; with no LAN seat at all it starts at once).
 
     ``options``: the rest of the game's config (e.g. the race's ``handicap``, Tumbleweed's ``size``),
-    checked by the rules at once (``ValueError`` with their reason). ``standin``: level of the bot that
+    checked by the rules at once (``ValueError`` with their reason). ``live_speed``: how fast a live
+    world runs against real time (games with a live hand; tests use more than 1); ``hand_rate`` /
+    ``hand_burst``: each client's budget of hand messages. ``standin``: level of the bot that
     plays a dropped seat (default: the middle level). ``bot_speed`` scales bot delays (tests, soak);
     ``bot_pause``: s a turn-based bot waits before it answers. ``record_path``: where the record goes
     (default: the data folder's ``games/``).
@@ -131,7 +157,8 @@ class Host:
                  rejoin_window: float = REJOIN_WINDOW, standin: str | None = None, bot_speed: float = 1.0,
                  bot_pause: float = 0.3,
                  max_buffer: int = MAX_BUFFER, rate: float = P.RATE, burst: int = P.BURST,
-                 snapshot_interval: float = 1.0, sndbuf: int = 64 * 1024, log: Callable[[str], None] | None = None):
+                 snapshot_interval: float = 1.0, sndbuf: int = 64 * 1024,
+                 log: Callable[[str], None] | None = None, live_speed: float = 1.0, hand_rate: float = P.HAND_RATE, hand_burst: int = P.HAND_BURST):
         if not getattr(spec, "lan", False):
             raise ValueError(f"{getattr(spec, 'name', spec)!r} cannot be hosted on the LAN")
         if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
@@ -168,6 +195,13 @@ class Host:
         self.bot_speed, self.bot_pause, self.max_buffer = bot_speed, bot_pause, max_buffer
         self.rate, self.burst, self.snapshot_interval = rate, burst, snapshot_interval
         self.sndbuf = sndbuf
+        self.live_speed, self.hand_rate, self.hand_burst = float(live_speed), hand_rate, hand_burst
+        #: the game's live part (games with a live hand), made at the start
+        self.live: Any = None
+        self._live_game = getattr(spec, "make_lan_live", None) is not None
+        self._live_at: float | None = None
+        self._live_k = 0
+        self._hand_ack = 0
         self.log = log or (lambda text: None)
         self.match: Match | None = None
         self.timers: BotTimers | None = None
@@ -286,14 +320,20 @@ class Host:
         self.finished.set()
 
     def _shutdown(self, reason: str) -> None:
+        if self.live is not None:
+            try:
+                self.live.close()
+            except Exception as e:  # noqa: BLE001 - the host still says goodbye
+                self.log(f"live part: {e!r}")
         if self.match is not None:
             self._save()
         for c in list(self._conns):
             self._send(c, {"type": "closing", "reason": reason})
 
     # ------------------------------------------------------------ sending
-    def _send(self, conn: _Conn, msg: dict) -> None:
-        """Queue ``msg`` for ``conn`` without waiting; drop the client if its buffer is over the cap."""
+    def _send(self, conn: _Conn, msg: dict, data: str | None = None) -> None:
+        """Queue ``msg`` (or its encoding ``data``) for ``conn`` without waiting; drop the client if its
+        buffer is over the cap."""
         ws = conn.ws
         if conn.dead or ws.state is not State.OPEN:
             return
@@ -305,7 +345,7 @@ class Host:
             if transport is not None:
                 transport.abort()
             return
-        websockets.broadcast([ws], P.encode(msg))
+        websockets.broadcast([ws], P.encode(msg) if data is None else data)
 
     def _error(self, conn: _Conn, code: str, message: str) -> None:
         self.stats.errors += 1
@@ -339,7 +379,7 @@ class Host:
         msg = {"type": "state", "seat": seat, "time": m.time, "view": self._view(seat),
                "events": lan_events(events, seat) if lan_events is not None else []}
         if not self.realtime:
-            msg["active"] = m.active_players()
+            msg["active"] = [p for p in m.active_players() if p >= 0]   # physics acts on the host
             msg["n"] = m.cursor
             if getattr(self.spec, "lan_log", False):
                 msg["log"] = [{"p": e["p"], "a": e["a"]} for e in m.log[:m.cursor]]
@@ -380,6 +420,8 @@ class Host:
                 else:
                     self._agents[i] = bot
         self.timers = BotTimers(m, bots) if self.realtime else None
+        if self._live_game:
+            self.live = self.spec.make_lan_live(self.rules)
         for i, s in enumerate(self.seats):
             if s.kind == "lan" and s.conn is None:
                 self._add_standin(i)
@@ -460,6 +502,8 @@ class Host:
                 action = await asyncio.to_thread(agent.select_action, self.rules, state, seat)
                 if self.match.cursor == cursor and self._agent_for(seat) is agent and not self.match.is_over():
                     self.match.submit(seat, action)
+                    if self.live is not None:
+                        self.live.bot(seat, agent, self.match.state, self.match.cursor)
             except Exception as e:  # noqa: BLE001 - the host keeps serving
                 self.log(f"bot of seat {seat} failed: {e!r}")
             finally:
@@ -470,8 +514,15 @@ class Host:
         self._loop.create_task(think())
 
     async def _ticker(self) -> None:
+        """``_tick`` every ``tick`` s on the loop's clock (the work of a tick does not stretch the period;
+        a host that fell behind by over a second starts counting afresh)."""
+        loop = asyncio.get_running_loop()
+        due = loop.time()
         while True:
-            await asyncio.sleep(self.tick)
+            due += self.tick
+            await asyncio.sleep(max(0.0, due - loop.time()))
+            if loop.time() - due > 1.0:
+                due = loop.time()
             try:
                 self._tick()
             except Exception as e:  # noqa: BLE001 - the host keeps serving
@@ -497,14 +548,53 @@ class Host:
         if not m.is_over() and self.realtime:
             self._sync()
             self.timers.run_due()
+        if self.live is not None and not m.is_over():
+            self._live_tick(now)
         force = now - self._last_snapshot >= self.snapshot_interval
         if force:
             self._last_snapshot = now
         self._flush(force=force)
 
+    def _live_tick(self, now: float) -> None:
+        """The live world on by the real time since the last tick (at most 0.25 s, times
+        ``live_speed``); what it produced is submitted, and a frame goes to every seat if anything
+        moves."""
+        m = self.match
+        dt = 0.0 if self._live_at is None else min(0.25, now - self._live_at) * self.live_speed
+        self._live_at = now
+        try:
+            actions = self.live.advance(m.state, m.cursor, dt)
+        except Exception as e:  # noqa: BLE001 - the host keeps serving
+            self.log(f"live part failed: {e!r}")
+            actions = []
+        for player, action in actions:
+            try:
+                m.submit(player, action)
+            except IllegalAction as e:
+                self.log(f"the live part's action was refused: {e}")
+                break
+        if actions:
+            self._flush()
+            self._drive()
+        frame = self.live.frame()
+        if frame is None:
+            return
+        self._live_k += 1
+        self.stats.frames += 1
+        msg = {**frame, "type": "live", "n": m.cursor, "k": self._live_k, "ack": self._hand_ack}
+        data = P.encode(msg)
+        for c in list(self._conns):
+            if c.seat is not None:
+                self._send(c, msg, data)
+
     # ------------------------------------------------------------ clients
     async def _handler(self, ws: ServerConnection) -> None:
-        conn = _Conn(ws, P.RateLimiter(self.rate, self.burst))
+        if self._live_game:
+            conn = _Conn(ws, P.RateLimiter(self.rate + self.hand_rate, self.burst + self.hand_burst),
+                         others=P.RateLimiter(self.rate, self.burst),
+                         hands=P.RateLimiter(self.hand_rate, self.hand_burst))
+        else:
+            conn = _Conn(ws, P.RateLimiter(self.rate, self.burst))
         sock = ws.transport.get_extra_info("socket") if ws.transport is not None else None
         if sock is not None and self.sndbuf:
             # a bounded kernel buffer too, so a client that stops reading shows up in our own buffer
@@ -527,31 +617,43 @@ class Host:
             self._conns.discard(conn)
             self._disconnected(conn)
 
+    def _limited(self, conn: _Conn, msg: dict | None, now: float) -> None:
+        """A message over the budget: dropped; an intent still gets its answer, so the client knows
+        that seq was not applied (a hand stream gets none: the next input supersedes it); at most one
+        ``rate_limited`` error a second."""
+        self.stats.rejected += 1
+        self.stats.rate_limited += 1
+        if msg is not None and msg["type"] == "intent" and conn.seat is not None:
+            self._send(conn, {"type": "rejected", "seq": msg["seq"], "reason": "rate limited: slow down"})
+        if now - conn.last_limit_error >= 1.0:
+            conn.last_limit_error = now
+            hand = msg is not None and msg["type"] == "hand"
+            self._error(conn, "rate_limited", f"too many {'hand ' if hand else ''}messages: at most "
+                        f"{self.hand_rate if hand else self.rate:g} per second")
+
     def _receive(self, conn: _Conn, raw: Any, t_recv: float) -> None:
         now = time.monotonic()
         if not conn.limiter.allow(now):
-            self.stats.rejected += 1
-            self.stats.rate_limited += 1
-            # an intent still gets its answer, so the client knows that seq was not applied
             try:
                 msg = P.parse_client(raw, nested=not self.realtime)
             except P.ProtocolError:
                 msg = None
-            if msg is not None and msg["type"] == "intent" and conn.seat is not None:
-                self._send(conn, {"type": "rejected", "seq": msg["seq"], "reason": "rate limited: slow down"})
-            if now - conn.last_limit_error >= 1.0:
-                conn.last_limit_error = now
-                self._error(conn, "rate_limited", f"too many messages: at most {self.rate:g} per second")
+            self._limited(conn, msg, now)
             return
         try:
             msg = P.parse_client(raw, nested=not self.realtime)
         except P.ProtocolError as e:
             self._error(conn, e.code, e.message)
             return
+        if conn.hands is not None and not (conn.hands if msg["type"] == "hand" else conn.others).allow(now):
+            self._limited(conn, msg, now)
+            return
         if msg["type"] == "hello":
             self._hello(conn, msg)
         elif msg["type"] == "ready":
             self._on_ready(conn, msg)
+        elif msg["type"] == "hand":
+            self._hand(conn, msg)
         else:
             self._intent(conn, msg, t_recv)
 
@@ -615,6 +717,8 @@ class Host:
         if self.match is None:
             self._broadcast_lobby()
         else:
+            if token is not None:
+                self._broadcast_lobby()  # back: its ``away`` mark goes
             self._send(conn, self._state_msg(seat, []))
             if self.match.is_over():
                 out = self.match.outcome()
@@ -665,28 +769,67 @@ class Host:
             return
         info.conn = None
         info.dropped_at = time.monotonic()
+        if self.live is not None and not self.match.is_over():
+            try:
+                self.live.dropped(seat, self.match.state, self.match.cursor)
+            except Exception as e:  # noqa: BLE001 - the host keeps serving
+                self.log(f"live part: {e!r}")
         if not self.match.is_over():
             self.log(f"seat {seat} ({info.name}) dropped; a bot plays it until a rejoin")
             self._add_standin(seat)
         else:
             self.log(f"seat {seat} ({info.name}) left")
+        self._broadcast_lobby()      # every seat sees it away (its ``away`` mark) until it returns
 
-    def _intent(self, conn: _Conn, msg: dict, t_recv: float) -> None:
+    def _own(self, conn: _Conn, msg: dict) -> bool:
+        """Whether an intent or hand message is this connection's own to send: joined, its seat, its
+        token and a new seq (the seq is then taken). Refused ones are answered here."""
         seq = msg["seq"]
         if conn.seat is None:
             self._error(conn, "not_joined", "say hello first")
-            return
+            return False
         info = self.seats[conn.seat]
         if msg["seat"] != conn.seat:
             self._reject(conn, seq, "that is not your seat")
-            return
+            return False
         if not hmac.compare_digest(msg["token"], info.token or ""):
             self._reject(conn, seq, "wrong token")
-            return
+            return False
         if seq <= info.last_seq:
             self._reject(conn, seq, f"old sequence number (the last was {info.last_seq})")
-            return
+            return False
         info.last_seq = seq
+        return True
+
+    def _hand(self, conn: _Conn, msg: dict) -> None:
+        """One input of the live hand of this connection's seat (games with a live hand): applied by
+        the live part when this seat's hand acts now; refused with the reason otherwise."""
+        if not self._own(conn, msg):
+            return
+        seq = msg["seq"]
+        m = self.match
+        if self.live is None or m is None:
+            self._reject(conn, seq, "this game has no live hand" if not self._live_game else
+                         "the game has not started")
+            return
+        if m.is_over():
+            self._reject(conn, seq, "the game is over")
+            return
+        if self.live.hand_seat(m.state) != conn.seat:
+            self._reject(conn, seq, "it is not your turn: your hand may not act now")
+            return
+        try:
+            self.live.hand(conn.seat, m.state, m.cursor, msg["hand"])
+        except ValueError as e:
+            self._reject(conn, seq, str(e) or "that hand input was refused")
+            return
+        self._hand_ack = seq
+        self.stats.hands += 1
+
+    def _intent(self, conn: _Conn, msg: dict, t_recv: float) -> None:
+        if not self._own(conn, msg):
+            return
+        seq = msg["seq"]
         m = self.match
         if m is None:
             self._reject(conn, seq, "the game has not started")

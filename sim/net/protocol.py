@@ -11,7 +11,8 @@ field it must read, a changed meaning) raises the version; a field added to a ho
 clients may ignore does not. Version 2 (after 1): the lobby's ready step, the ``ready`` message and the
 ``ready`` / ``away`` lists (a version 1 client never says it is ready, so its race would never start).
 The ``game`` field of ``welcome`` and the turn-based fields of ``state`` were added for any game; a
-Gobble client of version 2 may ignore them, so the version stays 2.
+Gobble client of version 2 may ignore them, so the version stays 2. So were the ``hand`` and ``live``
+messages: only a game played with a live hand uses them, and a client that knows such a game knows them.
 
 Client -> host
 
@@ -24,6 +25,12 @@ Client -> host
 * ``{"type": "intent", "seq": int, "seat": int, "token": str, "action": {...}}``: one action of the
   game's rules. ``seq`` must grow for each seat (a replayed or old seq is rejected and never
   applied); ``seat`` and ``token`` must be this connection's own.
+* ``{"type": "hand", "seq": int, "seat": int, "token": str, "hand": {"op": str, ...}}``: in a game
+  played with a live hand (``GameSpec.make_lan_live``, e.g. Tokami), one input of the hand of the seat
+  whose hand acts now (grab, move to a point at an angle, lift out, choose a lane, let go). ``seq``,
+  ``seat`` and ``token`` as for an intent; ``hand`` holds at most 8 plain values (numbers finite). A
+  hand stream has its own budget (:data:`HAND_RATE` a second, bursts of :data:`HAND_BURST`); the host
+  answers only a refused one (``rejected`` with its seq and the reason).
 
 Host -> client
 
@@ -41,9 +48,15 @@ Host -> client
   with what the seat may not see masked (for the Gobble race the board, every penalty stack, every
   seat's pile size and gift deadlines, its own revealed tiles, never the content of any pile), and, in
   a real-time game, the events since the last state, filtered by the game (``GameSpec.lan_events``: a
-  gift's tile is only told to its giver). A turn-based game's ``events`` is empty, and two more fields
-  say ``"active": [int, ...]`` (the seats to act) and ``"n": int`` (the number of actions applied, so
-  a client can tell a new position from a repeated one).
+  gift's tile is only told to its giver). A turn-based game's ``events`` is empty (unless its
+  ``lan_events`` lets the seat be told them: Tokami's are all public), and two more fields say
+  ``"active": [int, ...]`` (the seats to act; empty while chance or physics acts on the host) and
+  ``"n": int`` (the number of actions applied, so a client can tell a new position from a repeated one).
+* ``{"type": "live", "n": int, "k": int, "ack": int, ...}``: in a game played with a live hand, the
+  host's live world (a pile settling, a hand at work): ``n`` the number of actions applied when it was
+  sent, ``k`` a growing frame number, ``ack`` the seq of the last hand input applied; the rest is the
+  game's (for Tokami every stick's pose). Sent every ``tick`` while anything moves, never while all
+  sleeps; a frame whose game part says nothing is live any more ends the live world.
 * ``{"type": "over", "outcome": {...}, "ranking": [int, ...]|null}``: the game is over.
 * ``{"type": "error", "code": str, "message": str}``: a message was refused (codes below).
 * ``{"type": "closing", "reason": str}``: the host is shutting down; the game ends for everyone.
@@ -73,6 +86,12 @@ MAX_SEQ = 2 ** 53
 #: per-client token bucket: messages per second, and burst size
 RATE = 30.0
 BURST = 60
+#: per-client budget of ``hand`` messages (a live hand's stream; a client sends at most about 50 a
+#: second): messages per second, and burst size
+HAND_RATE = 75.0
+HAND_BURST = 75
+#: largest magnitude of a number in a hand message (the game checks its own ranges too)
+MAX_HAND_NUMBER = 1e6
 
 #: largest host message a client reads (bytes; the transport closes the connection on a larger one)
 MAX_HOST_MESSAGE = 1 << 20
@@ -82,8 +101,8 @@ HOST_RATE = 500.0
 HOST_BURST = 2000
 MAX_TEXT = 500             # longest error message / reason a client keeps (characters)
 
-CLIENT_TYPES = {"hello", "ready", "intent"}
-HOST_TYPES = {"welcome", "lobby", "accepted", "rejected", "state", "over", "error", "closing"}
+CLIENT_TYPES = {"hello", "ready", "intent", "hand"}
+HOST_TYPES = {"welcome", "lobby", "accepted", "rejected", "state", "live", "over", "error", "closing"}
 
 
 class ProtocolError(ValueError):
@@ -156,6 +175,8 @@ def _load(raw: Any, limit: int, types: Any) -> dict[str, Any]:
 
 def parse_client(raw: Any, nested: bool = False) -> dict[str, Any]:
     """Validate one raw client message (str or bytes) and return it; raises :class:`ProtocolError`.
+    A ``hand`` message's ``hand`` is a small object with an ``"op"`` string and at most 8 plain values
+    (numbers finite and at most :data:`MAX_HAND_NUMBER` in magnitude).
 
     An intent's action is a small object with a ``"t"`` string and at most 8 plain values; with
     ``nested`` (turn-based games, e.g. a set-up naming two cells) a value may also be a list of at most
@@ -181,15 +202,24 @@ def parse_client(raw: Any, nested: bool = False) -> dict[str, Any]:
         if set(msg) != {"type", "ready"} or not isinstance(msg["ready"], bool):
             raise ProtocolError("bad_message", "ready has exactly type and ready (true or false)")
         return msg
-    # intent
-    if set(msg) != {"type", "seq", "seat", "token", "action"}:
-        raise ProtocolError("bad_message", "intent has exactly type, seq, seat, token and action")
+    body = "action" if t == "intent" else "hand"
+    if set(msg) != {"type", "seq", "seat", "token", body}:
+        raise ProtocolError("bad_message", f"{t} has exactly type, seq, seat, token and {body}")
     if not _is_int(msg["seq"]) or not 0 < msg["seq"] <= MAX_SEQ:
         raise ProtocolError("bad_message", "seq must be a positive integer")
     if not _is_int(msg["seat"]) or not 0 <= msg["seat"] < 64:
         raise ProtocolError("bad_message", "seat must be a seat number")
     if not isinstance(msg["token"], str) or not 1 <= len(msg["token"]) <= MAX_TOKEN:
         raise ProtocolError("bad_message", "token must be a string")
+    if t == "hand":
+        hand = msg["hand"]
+        if not isinstance(hand, dict) or not isinstance(hand.get("op"), str) or len(hand) > 8 \
+                or not all(isinstance(k, str) and len(k) <= 16 and _scalar(v) for k, v in hand.items()):
+            raise ProtocolError("bad_message", "hand must be a small object of plain values with an 'op'")
+        if any(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) > MAX_HAND_NUMBER
+               for v in hand.values()):
+            raise ProtocolError("bad_message", f"a number in a hand message is over {MAX_HAND_NUMBER:g}")
+        return msg
     action = msg["action"]
     if not isinstance(action, dict) or not isinstance(action.get("t"), str) or len(action) > 8 \
             or not all(isinstance(k, str) and len(k) <= 16 and _small(v, 2 if nested else 0)
@@ -289,6 +319,10 @@ def parse_host(raw: Any, seats: int | None = None, seat: int | None = None) -> d
             if not isinstance(log, list) or not all(
                     isinstance(e, dict) and _is_int(e.get("p")) and isinstance(e.get("a"), dict) for e in log):
                 raise ProtocolError("bad_message", "state: log must be a list of {p, a} entries")
+    elif t == "live":
+        for key in ("n", "k", "ack"):
+            if not _is_int(msg.get(key)) or not 0 <= msg[key] <= MAX_SEQ:
+                raise ProtocolError("bad_message", f"live: {key} must be a whole number >= 0")
     elif t == "over":
         if not isinstance(msg.get("outcome"), dict):
             raise ProtocolError("bad_message", "over: outcome must be an object")

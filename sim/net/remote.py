@@ -15,7 +15,9 @@ A real-time game (``rules.info.realtime``) runs on the host's clock: :attr:`time
 time of the last view plus the time since it arrived (stopped when the game is over or the host is
 gone), :meth:`advance` does nothing (the host fires the timers), ``submit`` leaves every check to the
 host (a real-time view is always a moment old), and the listeners get the events of every view that
-came in since the last poll (``GameSpec.lan_events``: what the seat may be told).
+came in since the last poll (``GameSpec.lan_events``: what the seat may be told). A turn-based game
+with ``lan_events`` gets its listeners called with those events too (Tokami's raise, fall and round-end
+cues).
 
 For a game whose actions are all public (``GameSpec.lan_log``) the host sends the action log too:
 :attr:`log`, :attr:`states` and :meth:`applied` then hold the whole game as in a local ``Match``
@@ -199,7 +201,8 @@ class RemoteMatch:
             return False
         self._polling = True
         try:
-            events = c.events_between(self._recv, msg.get("recv_n", 0)) if self.realtime else []
+            events = (c.events_between(self._recv, msg.get("recv_n", 0))
+                      if self.realtime or self.spec.lan_events is not None else [])
             self._recv = msg.get("recv_n", 0)
             state = self.rules.state_from_json(msg["view"])
             self._state = _keep_equal_parts(self._state, state) if self.realtime else state
