@@ -52,7 +52,7 @@ def test_a_joined_tumbleweed_screen_sets_up_by_clicks_and_shows_the_hosts_answer
         # the table keys on a LAN screen: the other seat is played elsewhere, never by a bot here
         assert scene.seat_list[1].kind == "lan" and not scene.is_bot(1) and scene.humans() == [0]
         n = len(log)
-        for k, mod, why in ((pygame.K_z, pygame.KMOD_LCTRL, "no undo"), (pygame.K_y, pygame.KMOD_LCTRL, "redo"),
+        for k, mod, why in ((pygame.K_z, pygame.KMOD_LCTRL, "nothing to undo"), (pygame.K_y, pygame.KMOD_LCTRL, "redo"),
                             (pygame.K_h, 0, "no hints")):
             app._toast = None
             app.step([key(k, mod)], app.STEP)

@@ -185,6 +185,8 @@ class TableScene(Scene):
         that action itself (0 when there is none, the game is over, or the match's policy forbids it:
         never across chance, physics or a timer)."""
         m = self.match
+        if self.remote:   # the host's match decides (this seat's own last action only)
+            return int(not self.spec.realtime and m.can_undo(getattr(m, "seat", None)))
         if m.is_over() or self.spec.realtime or not m.can_undo():
             return 0
         k, n = m.cursor, 0
@@ -207,8 +209,12 @@ class TableScene(Scene):
         m = self.match
         if self.spec.realtime:
             return "a real-time race has no undo"
+        if m.is_over():
+            return "the game is over: nothing can be taken back"
         if self.remote:
-            return "a game on the LAN has no undo"
+            if getattr(m, "waiting", lambda: False)():
+                return "waiting for the host's answer"
+            return "nothing to undo: only your own last move, before anyone else acts"
         if m.is_over():
             return "the game is over: nothing can be taken back"
         if m.cursor and m.log[m.cursor - 1]["p"] < 0:
@@ -222,6 +228,10 @@ class TableScene(Scene):
             self.unavailable(self.undo_refusal())
             return
         self.bots.cancel()
+        if self.remote:   # the host takes it back; its next view shows the position before it
+            self.match.undo(self.match.seat)
+            self._sound("undo")
+            return
         for _ in range(n):
             p = self.match.log[self.match.cursor - 1]["p"]
             if not self.match.undo(p):

@@ -14,7 +14,9 @@ its own thread, so a pygame app can run beside it. All match changes happen on t
   ``tick`` s and before each intent), and bot seats act through :class:`~sim.ai.realtime.BotTimers`;
 * turn-based games: only the seat to act may act (the rules' ``active_players``); bot seats (and
   stand-ins) play on the host, their search in a worker thread, ``bot_pause`` s (times ``bot_speed``)
-  after the position they answer;
+  after the position they answer (a thought made for a position that has changed since is dropped);
+  an ``undo`` takes back the seat's own last action where the match's policy allows it
+  (``Match.can_undo(seat)``: never across another seat's action or a chance outcome);
 * intents are applied in the order they are received; a stale one (cell just taken) is rejected with
   the rules' reason. Each seat has a secret token and a growing sequence number: an intent for another
   seat, with a wrong token or with an old ``seq`` is rejected and never applied;
@@ -25,7 +27,9 @@ its own thread, so a pygame app can run beside it. All match changes happen on t
   past ``max_buffer`` (it stopped reading; the kernel's send buffer is capped at ``sndbuf`` too) is dropped instead of stalling the others
   (specs/DESIGN.md "Library pitfalls");
 * a dropped client may rejoin with its token within ``rejoin_window`` s (60); meanwhile a bot plays the
-  seat (after the window, the bot keeps it);
+  seat (after the window, the bot keeps it). Once the game runs, every drop, stand-in, return and
+  window's end goes to everyone as a ``lobby`` message (``away``, ``standin``, ``gone``), so every
+  table can say so;
 * the record is saved atomically (``sim.core.record.save``) when the game ends and when the host stops.
 
 The host binds to 127.0.0.1 unless given another address.
@@ -190,6 +194,7 @@ class Host:
         self._agents: dict[int, Any] = {}      # turn-based: seat -> the Agent of a bot seat
         self._thinking = False                 # turn-based: a bot is choosing its action
         self._changed = False                  # the match changed since the last flush
+        self._version = 0                      # match changes so far (a bot's thought is for one)
 
     def _config(self, seats: list[str]) -> dict[str, Any]:
         """The set-up config for these seats ("lan:NAME", "bot:LEVEL"), sent to the clients as it is:
@@ -323,7 +328,9 @@ class Host:
         (a taken LAN seat whose connection dropped: a rejoin is awaited)."""
         return {"names": self._names(),
                 "ready": [s.kind != "lan" or s.ready for s in self.seats],
-                "away": [s.kind == "lan" and s.token is not None and s.conn is None for s in self.seats]}
+                "away": [s.kind == "lan" and s.token is not None and s.conn is None for s in self.seats],
+                "standin": [s.standin is not None for s in self.seats],
+                "gone": [s.expired for s in self.seats]}
 
     def _lobby_msg(self) -> dict:
         return {"type": "lobby", **self._table(), "started": self.match is not None,
@@ -341,6 +348,7 @@ class Host:
         if not self.realtime:
             msg["active"] = m.active_players()
             msg["n"] = m.cursor
+            msg["undo"] = m.can_undo(seat)
             if getattr(self.spec, "lan_log", False):
                 msg["log"] = [{"p": e["p"], "a": e["a"]} for e in m.log[:m.cursor]]
         return msg
@@ -396,6 +404,7 @@ class Host:
     def _on_change(self, _m: Any, events: list[dict]) -> None:
         self._pending.extend(events)
         self._changed = True
+        self._version += 1
 
     def _save(self) -> None:
         from sim.core.record import save
@@ -452,13 +461,13 @@ class Host:
         seat = active[0]
         agent = self._agent_for(seat)
         self._thinking = True
-        cursor, state = m.cursor, m.state
+        version, state = self._version, m.state
 
         async def think() -> None:
             try:
                 await asyncio.sleep(self.bot_pause * self.bot_speed)
                 action = await asyncio.to_thread(agent.select_action, self.rules, state, seat)
-                if self.match.cursor == cursor and self._agent_for(seat) is agent and not self.match.is_over():
+                if self._version == version and self._agent_for(seat) is agent and not self.match.is_over():
                     self.match.submit(seat, action)
             except Exception as e:  # noqa: BLE001 - the host keeps serving
                 self.log(f"bot of seat {seat} failed: {e!r}")
@@ -488,6 +497,7 @@ class Host:
                     freed = True
                 else:
                     s.expired = True
+                    freed = True
                     self.log(f"seat {i}: rejoin window over, the bot keeps the seat")
         if freed:
             self._broadcast_lobby()
@@ -552,6 +562,8 @@ class Host:
             self._hello(conn, msg)
         elif msg["type"] == "ready":
             self._on_ready(conn, msg)
+        elif msg["type"] == "undo":
+            self._undo(conn, msg)
         else:
             self._intent(conn, msg, t_recv)
 
@@ -585,6 +597,8 @@ class Host:
             conn.seat = seat
             self.stats.rejoins += 1
             self.log(f"seat {seat} ({info.name}) rejoined")
+            if self.match is not None:
+                self._broadcast_lobby()   # every table says the player is back
         else:
             seat = next((i for i, s in enumerate(self.seats) if s.kind == "lan" and s.token is None), None)
             if seat is None and self.match is None:
@@ -668,31 +682,62 @@ class Host:
         if not self.match.is_over():
             self.log(f"seat {seat} ({info.name}) dropped; a bot plays it until a rejoin")
             self._add_standin(seat)
+            self._broadcast_lobby()   # every table says who dropped and that a bot stands in
         else:
             self.log(f"seat {seat} ({info.name}) left")
 
-    def _intent(self, conn: _Conn, msg: dict, t_recv: float) -> None:
+    def _own(self, conn: _Conn, msg: dict) -> bool:
+        """Whether an ``intent`` or ``undo`` comes from its own seat, with its token and a new ``seq``
+        (which it then uses up), during the game; if not, it is answered (error or rejected)."""
         seq = msg["seq"]
         if conn.seat is None:
             self._error(conn, "not_joined", "say hello first")
-            return
+            return False
         info = self.seats[conn.seat]
         if msg["seat"] != conn.seat:
             self._reject(conn, seq, "that is not your seat")
-            return
+            return False
         if not hmac.compare_digest(msg["token"], info.token or ""):
             self._reject(conn, seq, "wrong token")
-            return
+            return False
         if seq <= info.last_seq:
             self._reject(conn, seq, f"old sequence number (the last was {info.last_seq})")
-            return
+            return False
         info.last_seq = seq
-        m = self.match
-        if m is None:
+        if self.match is None:
             self._reject(conn, seq, "the game has not started")
+            return False
+        return True
+
+    def _undo(self, conn: _Conn, msg: dict) -> None:
+        """Take back this seat's own last action if the match's policy allows it (as at a local table:
+        never across another seat's action, a chance outcome or a real-time game's clock)."""
+        if not self._own(conn, msg):
             return
+        seq, m = msg["seq"], self.match
+        if self.realtime:
+            self._reject(conn, seq, "a real-time game has no undo")
+            return
+        if not m.can_undo(conn.seat):
+            last = m.log[m.cursor - 1]["p"] if m.cursor else None
+            self._reject(conn, seq, "nothing to undo" if last is None or m.is_over() else
+                         "another player has acted since" if last >= 0 and last != conn.seat else
+                         "a draw or a roll can never be taken back" if last < 0 else
+                         "the rules do not let that move be taken back")
+            return
+        m.undo(conn.seat)
+        self.stats.accepted += 1
+        self.log(f"seat {conn.seat} ({self.seats[conn.seat].name}) took back a move")
+        self._send(conn, {"type": "accepted", "seq": seq})
+        self._flush()
+        self._drive()
+
+    def _intent(self, conn: _Conn, msg: dict, t_recv: float) -> None:
+        if not self._own(conn, msg):
+            return
+        seq, m = msg["seq"], self.match
         self._sync()
-        index = len(m.log)
+        index = m.cursor
         try:
             m.submit(conn.seat, msg["action"])
         except IllegalAction as e:

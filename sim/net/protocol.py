@@ -24,6 +24,11 @@ Client -> host
 * ``{"type": "intent", "seq": int, "seat": int, "token": str, "action": {...}}``: one action of the
   game's rules. ``seq`` must grow for each seat (a replayed or old seq is rejected and never
   applied); ``seat`` and ``token`` must be this connection's own.
+* ``{"type": "undo", "seq": int, "seat": int, "token": str}``: a turn-based game: take back this seat's
+  own last action where the match's policy allows it (never across another seat's action or a chance
+  outcome); ``seq``, ``seat`` and ``token`` as for an intent (one sequence for both), answered with
+  ``accepted`` or ``rejected`` (with the reason). Added within version 2: a client that never sends
+  it loses nothing.
 
 Host -> client
 
@@ -34,16 +39,20 @@ Host -> client
   host saw from this seat.
 * ``{"type": "lobby", "names": [...], "ready": [...], "away": [...], "started": bool, "config": ...}``:
   who has joined so far, who is ready, whose connection dropped (a rejoin is awaited); sent on every
-  change before the start and once at the start.
+  change before the start and once at the start; after the start, on every drop, return and end of a
+  rejoin window, with two more lists a client may ignore: ``"standin": [bool, ...]`` (a bot plays the
+  seat of a dropped player) and ``"gone": [bool, ...]`` (its rejoin window is over: the bot keeps it).
 * ``{"type": "accepted", "seq": int}`` / ``{"type": "rejected", "seq": int, "reason": str}``.
 * ``{"type": "state", "seat": int, "time": float, "view": {...}, "events": [...]}``: what this seat may
   see, ``view`` = ``rules.state_to_json(rules.observe(state, seat))``, a state of the game's own type
   with what the seat may not see masked (for the Gobble race the board, every penalty stack, every
   seat's pile size and gift deadlines, its own revealed tiles, never the content of any pile), and, in
   a real-time game, the events since the last state, filtered by the game (``GameSpec.lan_events``: a
-  gift's tile is only told to its giver). A turn-based game's ``events`` is empty, and two more fields
+  gift's tile is only told to its giver). A turn-based game's ``events`` is empty unless the game sends them (below), and three more fields
   say ``"active": [int, ...]`` (the seats to act) and ``"n": int`` (the number of actions applied, so
-  a client can tell a new position from a repeated one).
+  a client can tell a new position from a repeated one), and ``"undo": bool``, whether this seat may
+  take back its last action now. A turn-based game may send events too (``GameSpec.lan_events``,
+  e.g. Streetcar's, none of which tells a secret).
 * ``{"type": "over", "outcome": {...}, "ranking": [int, ...]|null}``: the game is over.
 * ``{"type": "error", "code": str, "message": str}``: a message was refused (codes below).
 * ``{"type": "closing", "reason": str}``: the host is shutting down; the game ends for everyone.
@@ -82,7 +91,7 @@ HOST_RATE = 500.0
 HOST_BURST = 2000
 MAX_TEXT = 500             # longest error message / reason a client keeps (characters)
 
-CLIENT_TYPES = {"hello", "ready", "intent"}
+CLIENT_TYPES = {"hello", "ready", "intent", "undo"}
 HOST_TYPES = {"welcome", "lobby", "accepted", "rejected", "state", "over", "error", "closing"}
 
 
@@ -181,8 +190,11 @@ def parse_client(raw: Any, nested: bool = False) -> dict[str, Any]:
         if set(msg) != {"type", "ready"} or not isinstance(msg["ready"], bool):
             raise ProtocolError("bad_message", "ready has exactly type and ready (true or false)")
         return msg
+    if t == "undo":
+        if set(msg) != {"type", "seq", "seat", "token"}:
+            raise ProtocolError("bad_message", "undo has exactly type, seq, seat and token")
     # intent
-    if set(msg) != {"type", "seq", "seat", "token", "action"}:
+    elif set(msg) != {"type", "seq", "seat", "token", "action"}:
         raise ProtocolError("bad_message", "intent has exactly type, seq, seat, token and action")
     if not _is_int(msg["seq"]) or not 0 < msg["seq"] <= MAX_SEQ:
         raise ProtocolError("bad_message", "seq must be a positive integer")
@@ -190,6 +202,8 @@ def parse_client(raw: Any, nested: bool = False) -> dict[str, Any]:
         raise ProtocolError("bad_message", "seat must be a seat number")
     if not isinstance(msg["token"], str) or not 1 <= len(msg["token"]) <= MAX_TOKEN:
         raise ProtocolError("bad_message", "token must be a string")
+    if t == "undo":
+        return msg
     action = msg["action"]
     if not isinstance(action, dict) or not isinstance(action.get("t"), str) or len(action) > 8 \
             or not all(isinstance(k, str) and len(k) <= 16 and _small(v, 2 if nested else 0)
@@ -243,6 +257,8 @@ def parse_host(raw: Any, seats: int | None = None, seat: int | None = None) -> d
         n = len(names)
         _seat_list(msg, "ready", bool, n)
         _seat_list(msg, "away", bool, n)
+        _seat_list(msg, "standin", bool, n, optional=True)
+        _seat_list(msg, "gone", bool, n, optional=True)
         if not isinstance(msg.get("started"), bool):
             raise ProtocolError("bad_message", f"{t}: started must be true or false")
         if msg.get("config") is not None and not isinstance(msg["config"], dict):
@@ -284,6 +300,8 @@ def parse_host(raw: Any, seats: int | None = None, seat: int | None = None) -> d
                 _seat_no(a, seats, "state: active")
         if "n" in msg and (not _is_int(msg["n"]) or not 0 <= msg["n"] <= MAX_SEQ):
             raise ProtocolError("bad_message", "state: n must be a whole number >= 0")
+        if "undo" in msg and not isinstance(msg["undo"], bool):
+            raise ProtocolError("bad_message", "state: undo must be true or false")
         if "log" in msg:
             log = msg["log"]
             if not isinstance(log, list) or not all(
