@@ -76,6 +76,9 @@ class LanRaceScene(RaceScene):
 
     def update(self, dt: float) -> None:
         self.take_news()
+        if self.lan_news is not None:   # seats dropped, played by a bot, back (the race's update is its own)
+            for text in self.lan_news.update(self.clock):
+                self._sound("reject" if "dropped" in text else "click")
         if self.ended_reason is not None:
             self.hold = None
         super().update(dt)

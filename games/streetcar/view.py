@@ -738,7 +738,10 @@ class StreetcarScene(TableScene):
                 self.last_dice = None
                 self.sel = None
                 self.cancel_modes()
-                self.log_lines = self.log_from_record()
+                if len(match.log) >= match.cursor:
+                    self.log_lines = self.log_from_record()
+                elif k == "undo":   # on the LAN the log stays on the host: the undone tile play was the last line
+                    self.log_lines = self.log_lines[:-1]
                 continue
             if k == "tile":
                 verb = "placed" if e["how"] == "placed" else "exchanged in"

@@ -66,6 +66,11 @@ class TableScene(Scene):
         self.hint: tuple[int, Any] | None = None     # (log cursor it was made for, the hinted action)
         self._hint_worker = BotWorker(f"{spec.name}-hint")
         self._hint_job: tuple[Any, int] | None = None
+        #: a LAN table's notices (seats dropped, replaced by a bot, back; the host gone), or None
+        self.lan_news: Any = None
+        if self.remote and getattr(match, "client", None) is not None:
+            from .lan_news import LanNews
+            self.lan_news = LanNews(match.client, self.seat_name)
 
     # ------------------------------------------------------------------ lifecycle
     def on_enter(self) -> None:
@@ -170,6 +175,9 @@ class TableScene(Scene):
             return False
         try:
             self.match.submit(seat, action)
+        except ConnectionError:   # a LAN table whose host is gone (its notice says so)
+            self.refuse("the host is gone: the game cannot go on")
+            return False
         except IllegalAction as e:
             self.refuse(str(e))
             self.on_refused(action, str(e))
@@ -229,7 +237,11 @@ class TableScene(Scene):
             return
         self.bots.cancel()
         if self.remote:   # the host takes it back; its next view shows the position before it
-            self.match.undo(self.match.seat)
+            try:
+                self.match.undo(self.match.seat)
+            except ConnectionError:
+                self.unavailable("the host is gone: nothing can be taken back")
+                return
             self._sound("undo")
             return
         for _ in range(n):
@@ -466,6 +478,9 @@ class TableScene(Scene):
         if self.msg is not None and self.clock >= self.msg[2]:
             self.msg = None
         self.animate(dt)
+        if self.lan_news is not None:
+            for text in self.lan_news.update(self.clock):
+                self._sound("reject" if "dropped" in text or "ended" in text or "lost" in text else "click")
         if getattr(self.app, "top", self) is not self:
             return   # under a dialog (rules, replay controls) the game pauses
         self._poll_hint()
@@ -481,6 +496,11 @@ class TableScene(Scene):
         """The game's per-step tidying after the bots moved (drop choices that no longer apply)."""
 
     # ------------------------------------------------------------------ drawing
+    def draw_notices(self, surface: pygame.Surface) -> None:
+        """A LAN table's news over the screen (:class:`~sim.app.lan_news.LanNews`)."""
+        if self.lan_news is not None:
+            self.lan_news.draw(surface, self.app)
+
     def thinking_text(self) -> str:
         """"thinking." to "thinking...", the dots going round with the screen's clock."""
         return "thinking" + "." * (1 + int(self.clock * 3) % 3)

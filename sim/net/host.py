@@ -597,8 +597,6 @@ class Host:
             conn.seat = seat
             self.stats.rejoins += 1
             self.log(f"seat {seat} ({info.name}) rejoined")
-            if self.match is not None:
-                self._broadcast_lobby()   # every table says the player is back
         else:
             seat = next((i for i, s in enumerate(self.seats) if s.kind == "lan" and s.token is None), None)
             if seat is None and self.match is None:
@@ -629,6 +627,8 @@ class Host:
         if self.match is None:
             self._broadcast_lobby()
         else:
+            if token is not None:
+                self._broadcast_lobby()   # after the welcome: every table says the player is back
             self._send(conn, self._state_msg(seat, []))
             if self.match.is_over():
                 out = self.match.outcome()

@@ -1,0 +1,132 @@
+"""A LAN table's news, headless: every window shows when another seat's player drops (a bot of the host
+plays the seat), comes back, and when the host quits (the game ends for everyone with a clear message
+and the host saves the record). Streetcar is played in its own screen on a RemoteMatch, with undo by
+the match's policy from the screen; the Gobble race's panel counts a rejoined seat's tiles placed by
+its stand-in."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+pygame = pytest.importorskip("pygame")
+
+from events import frames, key  # noqa: E402
+from sim.core.record import load  # noqa: E402
+from sim.core.registry import get_spec  # noqa: E402
+from sim.net.client import Client  # noqa: E402
+from sim.net.host import Host  # noqa: E402
+
+
+def news(scene) -> str:
+    return " | ".join(t for t, _ in scene.lan_news.lines())
+
+
+def until(app, pred, seconds: float = 5.0) -> bool:
+    """Run frames (and give the network time) until ``pred()`` holds."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        frames(app, 2)
+        if pred():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_streetcar_window_shows_drops_returns_undo_and_the_host_quitting(app, tmp_path):
+    from games.streetcar.view import StreetcarScene
+    from sim.app.lan_lobby import LobbyScene
+    from sim.app.launcher import LauncherScene
+
+    sc = get_spec("streetcar")
+    rec = tmp_path / "sc.json"
+    host = Host(sc, players=3, bots=["bot:easy"], seed=9, tick=0.02, bot_pause=0.0, rejoin_window=30,
+                standin="easy", record_path=rec).start()
+    try:
+        ann = Client("127.0.0.1", host.port, "Ann").start()
+        app.push(LauncherScene(app))
+        lobby = app.push(LobbyScene(app, ann, None, f"127.0.0.1:{host.port}", sc))
+        bob = Client("127.0.0.1", host.port, "Bob").start()
+        bob.set_ready(True)
+        assert ann.wait_for(lambda c: c.names == ["Ann", "Bob", "bot:easy"], 5)
+        frames(app)
+        app.step([key(pygame.K_r)], app.STEP)
+        assert until(app, lambda: isinstance(app.top, StreetcarScene))
+        scene = app.top
+        assert scene.match is lobby.remote and scene.humans() == [0] and not scene.is_bot(1)
+        assert until(app, lambda: scene.state.phase == "play")
+        # Ann's first tile, taken back with Ctrl+Z: the host's match undoes it, every view follows
+        n0 = scene.match.n
+        act = sc.make_bot(0, "easy", 1).select_action(scene.rules, scene.state, 0)
+        assert scene.submit_as(0, act)
+        assert until(app, lambda: scene.match.n == n0 + 1 and scene.can_undo())
+        app.step([key(pygame.K_z, pygame.KMOD_LCTRL)], app.STEP)
+        assert until(app, lambda: scene.match.n == n0 and not scene.match.waiting())
+        assert host.call(lambda: host.match.cursor) == n0
+        assert scene.rules.state_to_json(scene.state) == host.view(0)
+        # Bob vanishes: Ann's table says so, and that a bot of the host plays his seat
+        token = bob.token
+        bob.kill()
+        assert until(app, lambda: "Bob dropped: a bot of the host plays for them" in news(scene)), news(scene)
+        assert host.seats[1].standin is not None
+        app.draw()
+        # Bob comes back with his token
+        bob2 = Client("127.0.0.1", host.port, "Bob", token=token).start()
+        assert bob2.seat == 1
+        assert until(app, lambda: "Bob is back" in news(scene)), news(scene)
+        assert ann.standin == [False, False, False] and ann.away == [False, False, False]
+        # the host quits: the game ends for everyone with the reason, and the record is saved
+        host.stop()
+        assert until(app, lambda: "The host ended the game: the host quit" in news(scene)), news(scene)
+        assert bob2.closing == "the host quit"
+        assert load(rec).rules.info.name == "streetcar"
+        frames(app)
+        app.draw()
+        # acting now says why it cannot, and never raises
+        legal = scene.rules.legal_actions(scene.state, 0) if 0 in scene.match.active_players() else []
+        if legal:
+            assert not scene.submit_as(0, legal[0])
+    finally:
+        host.stop()
+
+
+def test_the_race_window_tells_of_a_drop_and_a_return_and_a_rejoined_panel_counts_the_standins_tiles(app, tmp_path):
+    from games.gobble.lan import choose
+    from games.gobble.view_lan import LanLobbyScene, LanRaceScene
+    from sim.app.launcher import LauncherScene
+
+    race = get_spec("gobble")
+    host = Host(race, players=3, bots=["bot:easy"], seed=5, bot_speed=0.2, tick=0.02, standin="easy",
+                options={"gift_timeout": 1.0}, record_path=tmp_path / "race.json").start()
+    try:
+        ann = Client("127.0.0.1", host.port, "Ann").start()
+        ann.set_ready(True)
+        bob = Client("127.0.0.1", host.port, "Bob").start()
+        app.push(LauncherScene(app))
+        app.push(LanLobbyScene(app, bob, None, "x"))
+        frames(app)
+        app.step([key(pygame.K_r)], app.STEP)
+        assert until(app, lambda: isinstance(app.top, LanRaceScene))
+        scene = app.top
+        # Ann places a tile herself, then vanishes; Bob's table says a bot plays for her
+        assert ann.wait_for(lambda c: c.latest is not None, 5)
+        seq = ann.send_intent(choose(ann.latest["view"], ann.seat, random.Random(1)))
+        assert ann.wait_for(lambda c: seq in c.results, 5)
+        token = ann.token
+        ann.kill()
+        assert until(app, lambda: "Ann dropped: a bot of the host plays for them" in news(scene)), news(scene)
+        placed = lambda: host.call(lambda: host.match.state.seats[0].placed)  # noqa: E731
+        assert until(app, lambda: placed() >= 3 or host.match.is_over(), 15)
+        # Ann comes back in a window of her own: its panel counts what the stand-in placed
+        ann2 = Client("127.0.0.1", host.port, "Ann", token=token).start()
+        assert until(app, lambda: "Ann is back" in news(scene)), news(scene)
+        app.push(LanLobbyScene(app, ann2, None, "x"))
+        assert until(app, lambda: isinstance(app.top, LanRaceScene) and app.top is not scene)
+        mine = app.top
+        assert mine.seat == 0
+        assert until(app, lambda: mine.me().placed == placed())
+        assert mine.me().placed >= 2
+        app.draw()
+    finally:
+        host.stop()
