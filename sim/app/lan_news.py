@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import pygame
 
-from .widgets import clean_text, mix
+from .widgets import mix
 
 #: s a notice of a change (a drop, a return) stays on the table
 NOTE_SECONDS = 6.0
@@ -31,6 +31,7 @@ class LanNews:
         self.notes: list[tuple[str, bool, float]] = []
         self.ended: str | None = None      # why the game ended for this table (host quit, connection lost)
         self.now = 0.0
+        self._kit: Any = None
 
     def _name(self, seat: int) -> str:
         try:
@@ -93,15 +94,21 @@ class LanNews:
                                                            and standin[i] else ""), False))
         return out[:3]
 
-    def draw(self, surface: pygame.Surface, app: Any, centre_x: int = 640, top: int = 6) -> None:
-        """The notices as strips at the top of the screen (nothing when there is nothing to say)."""
+    def draw(self, surface: pygame.Surface, app: Any, centre_x: int = 640, y: int = 794, width: int = 900,
+             up: bool = True) -> None:
+        """The notices as strips of at most ``width`` px centred on ``centre_x``: the first ending at
+        ``y`` and the others above it (``up``), or the first starting at ``y`` and the others below
+        (nothing when there is nothing to say)."""
+        from .ui import Kit
         th = app.theme
-        y = top
+        if self._kit is None or self._kit.app is not app:
+            self._kit = Kit(app)
+        kit = self._kit
         for text, bad in self.lines():
-            img = app.font(16, True).render(clean_text(text, 140), True, th.bad if bad else th.text)
-            r = img.get_rect(midtop=(centre_x, y + 6))
+            img = kit.fit(text, 16, th.bad if bad else th.text, width - 28, True)
+            r = img.get_rect(midbottom=(centre_x, y - 6)) if up else img.get_rect(midtop=(centre_x, y + 6))
             box = r.inflate(28, 12)
             pygame.draw.rect(surface, mix(th.panel, th.bg, 0.2), box, border_radius=10)
             pygame.draw.rect(surface, th.bad if bad else th.panel_edge, box, 2 if bad else 1, border_radius=10)
             surface.blit(img, r)
-            y = box.bottom + 4
+            y = box.top - 4 if up else box.bottom + 4

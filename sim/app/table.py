@@ -496,10 +496,14 @@ class TableScene(Scene):
         """The game's per-step tidying after the bots moved (drop choices that no longer apply)."""
 
     # ------------------------------------------------------------------ drawing
+    #: where a LAN table's news goes, over the screen's least busy part: (centre x, y, width, up) in
+    #: px (``LanNews.draw``: up, the first strip ends at y and the others stack above it)
+    NEWS_AT: tuple = (640, 794, 900, True)
+
     def draw_notices(self, surface: pygame.Surface) -> None:
-        """A LAN table's news over the screen (:class:`~sim.app.lan_news.LanNews`)."""
+        """A LAN table's news over the screen (:class:`~sim.app.lan_news.LanNews`), at :attr:`NEWS_AT`."""
         if self.lan_news is not None:
-            self.lan_news.draw(surface, self.app)
+            self.lan_news.draw(surface, self.app, *self.NEWS_AT)
 
     def thinking_text(self) -> str:
         """"thinking." to "thinking...", the dots going round with the screen's clock."""
