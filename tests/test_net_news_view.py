@@ -130,3 +130,91 @@ def test_the_race_window_tells_of_a_drop_and_a_return_and_a_rejoined_panel_count
         app.draw()
     finally:
         host.stop()
+
+
+def test_the_host_dialog_lists_streetcar_and_its_options_reach_the_game(app):
+    from events import click
+    from games.streetcar.view import StreetcarScene
+    from sim.app.lan_lobby import LobbyScene
+    from sim.app.lan_setup import HostSetupScene, lan_specs
+    from sim.app.launcher import LauncherScene
+
+    assert {s.name for s in lan_specs()} >= {"gobble", "tumbleweed", "tomtube", "streetcar"}
+    app.push(LauncherScene(app))
+    setup = app.push(HostSetupScene(app, get_spec("streetcar")))
+    assert [o.key for o in setup.options] == ["dice", "share_hands", "pile"]
+    setup.set_players(3)
+    click(app, setup.seat_buttons[1].rect.center)          # P3: LAN player -> easy bot
+    classic = next(b for b in setup.option_rows[0] if b.label.endswith("Classic"))
+    click(app, classic.rect.center)
+    off = next(b for b in setup.option_rows[1] if b.label.endswith("Off"))
+    click(app, off.rect.center)
+    assert setup.option_values() == {"dice": "classic", "share_hands": False}
+    assert setup.kinds == ["you", "lan", "bot:easy"]
+    app.draw()
+    setup.f_port.text = "0"
+    setup.submit()
+    assert setup.error is None, setup.error
+    lobby = app.top
+    assert isinstance(lobby, LobbyScene)
+    host = lobby.lan_host
+    try:
+        bob = Client("127.0.0.1", host.port, "Bob").start()
+        bob.set_ready(True)
+        assert lobby.client.wait_for(lambda c: c.names is not None and c.names[1] == "Bob", 5)
+        frames(app)
+        app.step([key(pygame.K_r)], app.STEP)
+        assert until(app, lambda: isinstance(app.top, StreetcarScene))
+        scene = app.top
+        assert scene.state.classic and scene.state.share is False and scene.state.players == 3
+        assert host.call(lambda: host.match.config)["dice"] == "classic"
+    finally:
+        host.stop()
+
+
+def test_cli_host_streetcar_with_its_options_and_two_auto_joins(tmp_path):
+    import json
+    import socket
+    import subprocess
+    import sys
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    rec = tmp_path / "cli-sc.json"
+    joins: list = []
+    host = subprocess.Popen([sys.executable, "-m", "sim.app.cli", "host", "streetcar", "--port", str(port),
+                             "--players", "3", "--bots", "bot:easy", "--dice", "published", "--no-share-hands",
+                             "--seed", "4", "--record", str(rec)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert "hosting streetcar on 127.0.0.1" in host.stdout.readline()
+        joins = [subprocess.Popen([sys.executable, "-m", "sim.app.cli", "join", f"127.0.0.1:{port}", "--name", n,
+                                   "--headless"], stdout=subprocess.PIPE, text=True) for n in ("Ann", "Bob")]
+        lines = []
+        for j in joins:
+            first = json.loads(j.stdout.readline())
+            assert first["token"]
+            # a headless join is ready at once; the first view shows the options
+            for raw in j.stdout:
+                x = json.loads(raw)
+                if x.get("type") == "state":
+                    lines.append((first["seat"], x))
+                    break
+        assert len(lines) == 2
+        for seat, x in lines:
+            assert x["view"]["share"] is False and x["view"]["faces"] == ["GO2", "GO1", "RED", "H", "TOOLS", "TOOLS"]
+            assert x["view"]["lines_left"] == [] and "log" not in x
+            assert x["view"]["seats"][seat]["card"]
+            assert all(st["card"] == "" for j, st in enumerate(x["view"]["seats"]) if j != seat)
+        host.terminate()                                     # the host quits: it saves the record
+        assert host.wait(10) == 0
+        m = load(rec)
+        assert m.config["dice"] == "published" and m.config["share_hands"] is False
+        assert [s.text() for s in m.seats] == ["lan:Ann", "lan:Bob", "bot:easy"] or \
+            [s.text() for s in m.seats] == ["lan:Bob", "lan:Ann", "bot:easy"]
+    finally:
+        for p in [host] + joins:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(10)
