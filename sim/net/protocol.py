@@ -51,7 +51,8 @@ Host -> client
   gift's tile is only told to its giver). A turn-based game's ``events`` is empty unless the game sends them (below), and three more fields
   say ``"active": [int, ...]`` (the seats to act) and ``"n": int`` (the number of actions applied, so
   a client can tell a new position from a repeated one), and ``"undo": bool``, whether this seat may
-  take back its last action now. A turn-based game may send events too (``GameSpec.lan_events``,
+  take back its last action now; a game whose actions are all public (``GameSpec.lan_log``) adds
+  ``"log": [{"p": int, "a": {...}}, ...]``, the applied actions. A turn-based game may send events too (``GameSpec.lan_events``,
   e.g. Streetcar's, none of which tells a secret).
 * ``{"type": "over", "outcome": {...}, "ranking": [int, ...]|null}``: the game is over.
 * ``{"type": "error", "code": str, "message": str}``: a message was refused (codes below).
