@@ -108,7 +108,9 @@ def streetcar_secrets_told(x: dict, seat: int, host: Host) -> list[str]:
         if "log" in x:
             bad.append("the action log (its deals name the cards)")
         for e in x["events"]:
-            if e.get("e") != "start" and set(e) & {"line", "card", "stops", "tile"} - ({"tile"} if e.get("e") == "tile" else set()):
+            # a trip's start shows the cards to all; a tile play names the tile laid (from an open hand)
+            told = set(e) & {"line", "card", "stops", "tile"}
+            if e.get("e") != "start" and told - ({"tile"} if e.get("e") == "tile" else set()):
                 bad.append(f"a {e.get('e')} event naming a card or a drawn tile")
     text = str(x)
     for j, st in enumerate(host.match.state.seats):

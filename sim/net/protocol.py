@@ -48,12 +48,12 @@ Host -> client
   with what the seat may not see masked (for the Gobble race the board, every penalty stack, every
   seat's pile size and gift deadlines, its own revealed tiles, never the content of any pile), and, in
   a real-time game, the events since the last state, filtered by the game (``GameSpec.lan_events``: a
-  gift's tile is only told to its giver). A turn-based game's ``events`` is empty unless the game sends them (below), and three more fields
-  say ``"active": [int, ...]`` (the seats to act) and ``"n": int`` (the number of actions applied, so
-  a client can tell a new position from a repeated one), and ``"undo": bool``, whether this seat may
-  take back its last action now; a game whose actions are all public (``GameSpec.lan_log``) adds
-  ``"log": [{"p": int, "a": {...}}, ...]``, the applied actions. A turn-based game may send events too (``GameSpec.lan_events``,
-  e.g. Streetcar's, none of which tells a secret).
+  gift's tile is only told to its giver). A turn-based game's ``events`` is empty unless the game sends
+  its events (``GameSpec.lan_events``, e.g. Streetcar's, none of which tells a secret), and three more
+  fields say ``"active": [int, ...]`` (the seats to act), ``"n": int`` (the number of actions applied,
+  so a client can tell a new position from a repeated one) and ``"undo": bool`` (whether this seat may
+  take back its last action now); a game whose actions are all public (``GameSpec.lan_log``) adds
+  ``"log": [{"p": int, "a": {...}}, ...]``, the applied actions.
 * ``{"type": "over", "outcome": {...}, "ranking": [int, ...]|null}``: the game is over.
 * ``{"type": "error", "code": str, "message": str}``: a message was refused (codes below).
 * ``{"type": "closing", "reason": str}``: the host is shutting down; the game ends for everyone.
