@@ -322,3 +322,30 @@ def test_a_bots_thought_for_a_position_taken_back_is_dropped(tmp_path):
                                                                       acts[0])[0]
     finally:
         host.stop()
+
+
+def test_a_seat_not_back_within_the_rejoin_window_stays_with_the_stand_in_and_every_table_is_told(tmp_path):
+    from sim.app.lan_news import LanNews
+
+    sc = get_spec("streetcar")
+    host = Host(sc, players=3, bots=["bot:easy"], seed=3, tick=0.02, bot_pause=0.0, rejoin_window=0.6,
+                standin="easy", record_path=tmp_path / "sc.json").start()
+    try:
+        (a, ra), (b, rb) = join(host, sc, "Ann"), join(host, sc, "Bob")
+        assert ra.wait_for(lambda r: r.state is not None, 5)
+        news = LanNews(a, lambda i: ["Ann", "Bob", "Bot 3"][i])
+        news.update(0.0)
+        token = b.token
+        b.kill()
+        assert a.wait_for(lambda c: c.away == [False, True, False] and c.standin == [False, True, False], 5)
+        assert news.update(1.0) == ["Bob dropped: a bot of the host plays for them until they return"]
+        assert a.wait_for(lambda c: c.gone == [False, True, False], 5)
+        assert news.update(2.0) == ["Bob did not come back in time: the host's bot keeps the seat"]
+        with pytest.raises(ConnectionError, match="rejoin window is over"):
+            Client("127.0.0.1", host.port, "Bob", token=token).start(timeout=5)
+        # the stand-in plays Bob's seat to the end with Ann
+        play_remotes([(a, ra)], sc)
+        assert any(e["p"] == 1 for e in host.call(lambda: list(host.match.log)))
+        finish(host, [(a, ra)])
+    finally:
+        host.stop()
