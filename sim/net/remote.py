@@ -68,6 +68,8 @@ class RemoteMatch:
         #: view (and its listeners) never lands in the middle of its update or draw
         self.auto_poll = True
         self._state: Any = None
+        #: the view before the last one taken in (a screen that animates a change reads it; None at first)
+        self.previous: Any = None
         self._active: list[int] = []
         self._undo = False               # the host's word: this seat may take back its last action
         self._recv = 0
@@ -219,6 +221,7 @@ class RemoteMatch:
             events = c.events_between(self._recv, msg.get("recv_n", 0)) if sends else []
             self._recv = msg.get("recv_n", 0)
             state = self.rules.state_from_json(msg["view"])
+            self.previous = self._state
             self._state = _keep_equal_parts(self._state, state) if self.realtime else state
             self._time = float(msg.get("time") or 0.0)
             self._time_at = _time.monotonic()
