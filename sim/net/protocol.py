@@ -60,7 +60,7 @@ Host -> client
 
 Error codes: ``too_big`` (over :data:`MAX_MESSAGE` bytes), ``bad_json``, ``bad_message`` (not an object,
 unknown type, wrong keys or types), ``bad_version``, ``rate_limited``, ``no_seat`` (table full,
-unknown token, rejoin window over), ``not_joined`` (intent or ready before hello).
+unknown token, rejoin window over), ``not_joined`` (intent, undo or ready before hello).
 
 A client checks what the host sends just as strictly (:func:`parse_host`): every field above with its
 type and range (seat numbers, equal-length seat lists of at most :data:`MAX_SEATS`, a finite ``time``,
