@@ -159,10 +159,14 @@ def test_the_host_dialog_lists_streetcar_and_its_options_reach_the_game(app):
     assert isinstance(lobby, LobbyScene)
     host = lobby.lan_host
     try:
+        assert lobby.client.wait_for(lambda c: c.welcome is not None, 5)   # the host's own player: seat 1
         bob = Client("127.0.0.1", host.port, "Bob").start()
         bob.set_ready(True)
         assert lobby.client.wait_for(lambda c: c.names is not None and c.names[1] == "Bob", 5)
         frames(app)
+        # the lobby shows the options the host chose, in the game's words
+        assert lobby.options_text() == "Dice: Classic · Share hands: Off · Draw pile: 101 tiles"
+        assert bob.options == {"dice": "classic", "share_hands": False}
         app.step([key(pygame.K_r)], app.STEP)
         assert until(app, lambda: isinstance(app.top, StreetcarScene))
         scene = app.top

@@ -74,6 +74,7 @@ class Client:
         self.away: list[bool] | None = None    # per seat: its connection dropped, a rejoin is awaited
         self.standin: list[bool] | None = None  # per seat: a bot of the host plays it meanwhile
         self.gone: list[bool] | None = None    # per seat: its rejoin window is over, the bot keeps it
+        self.options: dict = {}                 # the game options the host was given (others: defaults)
         self.started = False
         self.closed = threading.Event()
         self.inbox: queue.Queue = queue.Queue(max_inbox)
@@ -303,6 +304,8 @@ class Client:
         self.away = msg.get("away")
         self.standin = msg.get("standin")
         self.gone = msg.get("gone")
+        if isinstance(msg.get("options"), dict):
+            self.options = msg["options"]
         self.started = bool(msg.get("started"))
 
     def _on(self, msg: dict) -> None:

@@ -334,7 +334,7 @@ class Host:
 
     def _lobby_msg(self) -> dict:
         return {"type": "lobby", **self._table(), "started": self.match is not None,
-                "config": self._wire_config()}
+                "config": self._wire_config(), "options": dict(self.options)}
 
     def all_ready(self) -> bool:
         """Every seat taken and every LAN seat ready: the condition that starts the game."""
@@ -621,7 +621,8 @@ class Host:
         config = self._wire_config()
         self._send(conn, {"type": "welcome", "version": P.VERSION, "game": self.spec.name, "seat": seat,
                           "token": info.token,
-                          "config": config, "last_seq": info.last_seq, **self._table(),
+                          "config": config, "options": dict(self.options), "last_seq": info.last_seq,
+                          **self._table(),
                           "started": self.match is not None})
         del now
         if self.match is None:

@@ -42,6 +42,8 @@ Host -> client
   change before the start and once at the start; after the start, on every drop, return and end of a
   rejoin window, with two more lists a client may ignore: ``"standin": [bool, ...]`` (a bot plays the
   seat of a dropped player) and ``"gone": [bool, ...]`` (its rejoin window is over: the bot keeps it).
+  ``welcome`` and ``lobby`` also carry ``"options": {...}``, the game options the host was given (the
+  rest are the game's defaults), so a lobby can show them before the start; a client may ignore it.
 * ``{"type": "accepted", "seq": int}`` / ``{"type": "rejected", "seq": int, "reason": str}``.
 * ``{"type": "state", "seat": int, "time": float, "view": {...}, "events": [...]}``: what this seat may
   see, ``view`` = ``rules.state_to_json(rules.observe(state, seat))``, a state of the game's own type
@@ -264,6 +266,8 @@ def parse_host(raw: Any, seats: int | None = None, seat: int | None = None) -> d
             raise ProtocolError("bad_message", f"{t}: started must be true or false")
         if msg.get("config") is not None and not isinstance(msg["config"], dict):
             raise ProtocolError("bad_message", f"{t}: config must be an object or null")
+        if msg.get("options") is not None and not isinstance(msg["options"], dict):
+            raise ProtocolError("bad_message", f"{t}: options must be an object")
         if t == "welcome":
             if msg.get("version") != VERSION or not _is_int(msg.get("version")):
                 raise ProtocolError("bad_message", f"welcome: protocol version {str(msg.get('version'))[:16]!r}"
