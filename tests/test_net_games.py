@@ -218,8 +218,12 @@ def test_gobble_race_two_clients_and_a_host_bot_nothing_hidden_told(tmp_path):
             final = host.call(lambda: host.rules.observe(host.match.state, c.seat))
             assert host.rules.state_from_json(c.latest["view"]) == final
             msgs = drain(c)
-            assert len([x for x in msgs if x["type"] == "state"]) > 10
+            states = [x for x in msgs if x["type"] == "state"]
+            assert len(states) > 10
             assert [b for x in msgs for b in hidden_tiles_shown(x, c.seat)] == []
+            # gifts were made by other seats and told to this one, without their tiles
+            gifts = [e for x in states for e in x["events"] if e.get("e") == "gift"]
+            assert any(e["from"] != c.seat and "tile" not in e for e in gifts)
     finally:
         host.stop()
 
