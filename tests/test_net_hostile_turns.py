@@ -8,7 +8,6 @@ import json
 import random
 import time
 
-import pytest
 
 from sim.core.registry import get_spec
 from sim.net import protocol as P
@@ -122,7 +121,7 @@ def test_a_flood_is_rate_limited_and_every_intent_gets_one_answer(tmp_path):
 def test_no_acting_or_undoing_for_another_seat(tmp_path):
     host = make_host(tmp_path, players=2, bots=[])
     try:
-        (a, ra), (b, rb) = join(host, "Ann", wait=False), join(host, "Bob")
+        (a, ra), b = join(host, "Ann", wait=False), join(host, "Bob")[0]
         assert (a.seat, b.seat) == (0, 1)
         move = my_move(ra)
         # Bob sends Ann's move as Ann's seat (his token, then a guess), and an undo for her
