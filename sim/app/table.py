@@ -5,7 +5,9 @@ listener; the app binds the autosave), the seats, bot turns off the frame (:clas
 with the rules' reason shown when refused (:meth:`submit_as`), undo/redo by the match's policy, a hint from the game's
 bot (thought out off the frame too), play again, the end card's frame and buttons, sounds, the rules
 overlay and the table keys: Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, H hint and F1 rules; where one
-does not apply, a toast says why. Esc is left to the game (to drop a selection), then to the app (back
+does not apply, a toast says why. On a LAN table (a ``RemoteMatch``) undo asks the host (the seat's own
+last action, by the match's policy) and the table's news (seats dropped, played by a bot, back; the host
+gone) is drawn over the screen at :attr:`NEWS_AT`. Esc is left to the game (to drop a selection), then to the app (back
 to the launcher; the match stays autosaved).
 
 A game's screen keeps its own board: it overrides the hooks :meth:`handle_input` (every event but the
