@@ -222,3 +222,60 @@ def test_cli_host_streetcar_with_its_options_and_two_auto_joins(tmp_path):
             if p.poll() is None:
                 p.terminate()
                 p.wait(10)
+
+
+def test_tom_tube_window_undoes_its_own_last_action_on_the_host_and_never_the_other_players(app, tmp_path):
+    from games.tomtube.view import TomTubeScene
+    from sim.app.lan_lobby import LobbyScene
+    from sim.app.launcher import LauncherScene
+    from sim.net.remote import RemoteMatch
+
+    tt = get_spec("tomtube")
+    host = Host(tt, players=2, seed=8, tick=0.02, options={"first": 0}, record_path=tmp_path / "tt.json").start()
+    try:
+        ann = Client("127.0.0.1", host.port, "Ann").start()
+        app.push(LauncherScene(app))
+        app.push(LobbyScene(app, ann, None, "x", tt))
+        bob = Client("127.0.0.1", host.port, "Bob").start()
+        bob.set_ready(True)
+        assert ann.wait_for(lambda c: c.names == ["Ann", "Bob"], 5)
+        frames(app)
+        app.step([key(pygame.K_r)], app.STEP)
+        assert until(app, lambda: isinstance(app.top, TomTubeScene))
+        scene, rb = app.top, RemoteMatch(tt, bob)
+        bots = {0: tt.make_bot(0, "easy", 1), 1: tt.make_bot(1, "easy", 2)}
+
+        def act(r, seat) -> None:
+            n = r.n
+            assert r.wait_for(lambda r: seat in r.active_players() and not r.waiting(), 5)
+            r.submit(seat, bots[seat].select_action(r.rules, r.state, seat))
+            assert r.wait_for(lambda r: r.n > n and not r.waiting(), 5)
+
+        # play until Ann has just made an action she may take back (not a draw, not the other's turn)
+        for _ in range(60):
+            if scene.match.n and scene.match.can_undo():
+                break
+            seat = scene.match.active_players()[0]
+            act(scene.match if seat == 0 else rb, seat)
+            frames(app, 1)
+        assert scene.match.can_undo() and scene.can_undo() and scene.undo_steps() == 1
+        n = scene.match.n
+        app.step([key(pygame.K_z, pygame.KMOD_LCTRL)], app.STEP)
+        assert until(app, lambda: scene.match.n == n - 1 and not scene.match.waiting())
+        assert host.call(lambda: host.match.cursor) == n - 1
+        assert scene.rules.state_to_json(scene.state) == host.view(0)
+        assert [dict(e) for e in scene.match.log] == host.call(
+            lambda: [{"p": e["p"], "a": e["a"]} for e in host.match.log[:host.match.cursor]])
+        # once Bob has acted, Ann's Ctrl+Z takes nothing back and says why
+        while 1 not in scene.match.active_players():
+            act(scene.match, 0)
+        act(rb, 1)
+        assert until(app, lambda: scene.match.n == rb.n)
+        m = scene.match.n
+        app._toast = None
+        app.step([key(pygame.K_z, pygame.KMOD_LCTRL)], app.STEP)
+        assert "nothing to undo" in (app.toast_text or "").lower()
+        frames(app, 5)
+        assert host.call(lambda: host.match.cursor) == m
+    finally:
+        host.stop()

@@ -240,11 +240,14 @@ class TableScene(Scene):
         self.bots.cancel()
         if self.remote:   # the host takes it back; its next view shows the position before it
             try:
-                self.match.undo(self.match.seat)
+                asked = self.match.undo(self.match.seat)
             except ConnectionError:
                 self.unavailable("the host is gone: nothing can be taken back")
                 return
-            self._sound("undo")
+            if asked:
+                self._sound("undo")
+            else:
+                self.unavailable(self.undo_refusal())
             return
         for _ in range(n):
             p = self.match.log[self.match.cursor - 1]["p"]
