@@ -253,6 +253,8 @@ def test_tom_tube_window_undoes_its_own_last_action_on_the_host_and_never_the_ot
 
         # play until Ann has just made an action she may take back (not a draw, not the other's turn)
         for _ in range(60):
+            cursor = host.call(lambda: host.match.cursor)
+            assert scene.match.wait_for(lambda r: r.n == cursor, 5) and rb.wait_for(lambda r: r.n == cursor, 5)
             if scene.match.n and scene.match.can_undo():
                 break
             seat = scene.match.active_players()[0]
