@@ -80,12 +80,11 @@ class LanNews:
         return [t for t, _ in new]
 
     def lines(self) -> list[tuple[str, bool]]:
-        """What the table shows now, most important first: why the game ended, then the recent changes,
-        then who is away while a bot plays for them."""
-        out: list[tuple[str, bool]] = []
-        if self.ended is not None:
-            out.append((self.ended, True))
-        out += [(t, bad) for t, bad, until in reversed(self.notes) if until > self.now and t != self.ended]
+        """What the table shows now: why the game ended if it did; else the recent changes, newest first,
+        then who is away (and whether a bot plays for them)."""
+        if self.ended is not None:   # nothing else matters once the game is over for this table
+            return [(self.ended, True)]
+        out = [(t, bad) for t, bad, until in reversed(self.notes) if until > self.now]
         c = self.client
         away, standin = list(c.away or []), list(c.standin or [])
         for i, a in enumerate(away):
