@@ -41,7 +41,9 @@ def test_a_joined_tumbleweed_screen_sets_up_by_clicks_and_shows_the_hosts_answer
         click(app, scene.cell_pos(white))
         # the host applied this seat's set-up, then its bot (the guest) chose a colour
         assert client.wait_for(lambda c: c.results.get(1, {}).get("type") == "accepted", 5)
-        assert client.wait_for(lambda c: c.latest is not None and c.latest.get("n", 0) >= 2, 10)
+        # (then, if it chose the colour that moves first, its first move): Ann's turn, nothing more comes
+        assert client.wait_for(lambda c: c.latest is not None and c.latest.get("n", 0) >= 2
+                               and c.latest.get("active") == [0], 10)
         frames(app)
         log = host.call(lambda: [dict(e) for e in host.match.log])
         assert log[0]["p"] == 0 and log[0]["a"] == {"t": "setup", "red": list(red), "white": list(white)}
@@ -52,7 +54,7 @@ def test_a_joined_tumbleweed_screen_sets_up_by_clicks_and_shows_the_hosts_answer
         # the table keys on a LAN screen: the other seat is played elsewhere, never by a bot here
         assert scene.seat_list[1].kind == "lan" and not scene.is_bot(1) and scene.humans() == [0]
         n = len(log)
-        for k, mod, why in ((pygame.K_z, pygame.KMOD_LCTRL, "no undo"), (pygame.K_y, pygame.KMOD_LCTRL, "redo"),
+        for k, mod, why in ((pygame.K_z, pygame.KMOD_LCTRL, "nothing to undo"), (pygame.K_y, pygame.KMOD_LCTRL, "redo"),
                             (pygame.K_h, 0, "no hints")):
             app._toast = None
             app.step([key(k, mod)], app.STEP)

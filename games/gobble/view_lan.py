@@ -33,6 +33,7 @@ class LanRaceScene(RaceScene):
     ``address`` (shown under the buttons)."""
 
     title = "Tantrix Gobble (LAN)"
+    NEWS_AT = (470, 774, 880, True)   # the table's news: up from just above the board's key hints
 
     def __init__(self, app: Any, match: Any, address: str | None = None):
         self.client = match.client
@@ -76,6 +77,9 @@ class LanRaceScene(RaceScene):
 
     def update(self, dt: float) -> None:
         self.take_news()
+        if self.lan_news is not None:   # seats dropped, played by a bot, back (the race's update is its own)
+            for text in self.lan_news.update(self.clock):
+                self._sound("reject" if "dropped" in text else "click")
         if self.ended_reason is not None:
             self.hold = None
         super().update(dt)

@@ -3,8 +3,10 @@ race your tram home with push-your-luck dice (specs/streetcar.md).
 
 ``SPEC`` offers the game to the app: 2 to 5 seats (hot-seat humans and bots at three levels), the options
 of ``options.OPTIONS`` (dice, shared hands, draw pile: flags and set-up dialog rows), the screen
-(``view.StreetcarScene``), selfplay and bench. Everything is imported lazily, so listing the game never
-imports pygame.
+(``view.StreetcarScene``), selfplay and bench, and LAN play: each seat is sent its own
+``rules.observe`` (the other players' line and route cards hidden while they build) and the game's
+events, never the action log (its chance deals name the secret cards). Everything is imported lazily, so
+listing the game never imports pygame.
 """
 from __future__ import annotations
 
@@ -35,6 +37,13 @@ def _bench(out) -> None:
     report(out, "streetcar screen: frame time at 1280x800 on a 50-tile board (dummy driver)", frame_times())
 
 
+def _lan_events(events: list, seat: int) -> list:
+    """The events ``seat`` is told on the LAN: every one, since none names a secret (a deal names the seat,
+    not the card; a draw names the seat, not the tile, which lands in an open hand; a trip's start shows
+    the cards, as the table does then)."""
+    return [dict(e) for e in events]
+
+
 SPEC = GameSpec(
     name="streetcar",
     title="Streetcar",
@@ -51,4 +60,6 @@ SPEC = GameSpec(
     options=OPTIONS,
     selfplay=lazy("games.streetcar.selfplay:StreetcarSelfplay"),
     bench=_bench,
+    lan=True,
+    lan_events=_lan_events,
 )

@@ -32,18 +32,20 @@ seat`` to play from a driving player's hand), ``{"t": "start", "end": 0|1}``, ``
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Iterator
 
 from sim.core.options import check as check_options, over_defaults
 from sim.core.rules import CHANCE, Action, Event, GameInfo, IllegalAction
 
 from . import route as R
-from .data import (DICE, HAND_SIZE, LETTERS, PILES, START_HAND, TILE_IDS, TILES, face_steps,
+from .data import (DICE, HAND_SIZE, LETTERS, PILES, ROUTE_CARDS, START_HAND, TILE_IDS, TILES, face_steps,
                    route_cards_for, stops_of)
 from .options import OPTIONS
 from .tiles import (BOARD_CELLS, BOARD_SET, BUILDING_AT, EXCHANGEABLE, FIXED, NEIGH, NEXT_TO, ORIENT, ORIENTS,
-                    SIDES, TRACK_OF_CODE, Board, cell_of, keeps_tracks, xy_of)
+                    SIDES, TRACK_OF_CODE, CELLS, EMPTY, Board, cell_of, keeps_tracks, xy_of)
+
+PHASES = ("deal", "play", "refill", "roll", "dice", "choose", "over")
 
 INFO = GameInfo(name="streetcar", title="Streetcar", min_players=2, max_players=5, realtime=False,
                 rules_version=1)
@@ -202,6 +204,98 @@ class StreetcarRules:
         seats = tuple(st if i == seat or st.driving else replace(st, line=0, card="", stops="")
                       for i, st in enumerate(s.seats))
         return replace(s, seats=seats, lines_left=(), cards_left=())
+
+    def state_to_json(self, s: State) -> dict[str, Any]:
+        """``s`` (usually an :meth:`observe` result) as a JSON object: the state's fields by name, the
+        board as its 196 cell codes and stop-sign cells, each seat by its fields."""
+        out: dict[str, Any] = {}
+        for f in fields(State):
+            v = getattr(s, f.name)
+            if f.name == "board":
+                v = {"cells": list(v.cells), "signs": list(v.signs)}
+            elif f.name == "seats":
+                v = [{g.name: list(x) if isinstance(x, tuple) else x
+                      for g in fields(Seat) for x in (getattr(st, g.name),)} for st in v]
+            elif isinstance(v, tuple):
+                v = list(v)
+            out[f.name] = v
+        return out
+
+    def state_from_json(self, obj: Any) -> State:
+        """The state :meth:`state_to_json` wrote; ``ValueError`` with a reason for anything else (wrong
+        keys, types or ranges, or a position that breaks :meth:`invariants`; a seat whose cards are
+        hidden, line 0, is allowed after the deal)."""
+        keys = {f.name for f in fields(State)}
+        skeys = {f.name for f in fields(Seat)}
+        if not isinstance(obj, dict) or set(obj) != keys:
+            raise ValueError("a Streetcar state has exactly the keys " + ", ".join(sorted(keys)))
+
+        def need(ok: bool, what: str) -> None:
+            if not ok:
+                raise ValueError(f"not a Streetcar position: {what}")
+
+        def ints(v: Any, lo: int, hi: int, n: int | None = None) -> tuple[int, ...]:
+            need(isinstance(v, list) and (n is None or len(v) == n)
+                 and all(_int(x) and lo <= x <= hi for x in v), f"a list of whole numbers {lo}..{hi}")
+            return tuple(v)
+
+        n = obj["players"]
+        need(_int(n) and 2 <= n <= 5, "players must be 2 to 5")
+        need(isinstance(obj["faces"], list) and tuple(obj["faces"]) in DICE.values(), "unknown dice")
+        need(isinstance(obj["pile_name"], str) and obj["pile_name"] in PILES, "unknown draw pile")
+        for k in ("classic", "share", "pending", "draw"):
+            need(isinstance(obj[k], bool), f"{k} must be true or false")
+        need(obj["classic"] == (tuple(obj["faces"]) == DICE["classic"]), "classic must match the dice")
+        need(obj["phase"] in PHASES, "unknown phase")
+        bo = obj["board"]
+        need(isinstance(bo, dict) and set(bo) == {"cells", "signs"}, "a board has cells and signs")
+        cells = ints(bo["cells"], EMPTY, 4 * len(TILE_IDS) - 1, CELLS)
+        need(all(cells[c] == EMPTY for c in range(CELLS) if c not in BOARD_SET or c in BUILDING_AT),
+             "a tile off the board's squares")
+        signs = ints(bo["signs"], -1, CELLS - 1, len(LETTERS))
+        pile = ints(obj["pile"], 0, 999, len(TILE_IDS))
+        seats_in = obj["seats"]
+        need(isinstance(seats_in, list) and len(seats_in) == n, "one entry per seat")
+        seats = []
+        for d in seats_in:
+            need(isinstance(d, dict) and set(d) == skeys, "a seat has " + ", ".join(sorted(skeys)))
+            need(_int(d["line"]) and 0 <= d["line"] <= 6, "a line is 1 to 6 (0: not known)")
+            need(isinstance(d["card"], str) and (d["card"] in ROUTE_CARDS or d["card"] == ""), "unknown route card")
+            need(isinstance(d["stops"], str) and (d["stops"] == (stops_of(d["card"], d["line"])
+                                                                  if d["card"] and d["line"] else "")),
+                 "the stops must be the route card's for the line")
+            hand = ints(d["hand"], 0, len(TILE_IDS) - 1)
+            need(len(hand) <= 2 * HAND_SIZE and list(hand) == sorted(hand), "a hand is sorted tile ids")
+            need(isinstance(d["driving"], bool), "driving must be true or false")
+            need(not d["driving"] or bool(d["line"] and d["card"]), "a driver's cards are open")
+            for k in ("start", "pos", "last"):
+                need(_int(d[k]) and -1 <= d[k] < CELLS * 5, f"{k} must be a tram position or -1")
+            need(d["start"] in (-1, 0, 1), "start must be a terminal end")
+            need(_int(d["served"]) and 0 <= d["served"] < 1 << 4, "served must be a bit mask of the stops")
+            seats.append(Seat(line=d["line"], card=d["card"], stops=d["stops"], hand=hand, driving=d["driving"],
+                              start=d["start"], pos=d["pos"], served=d["served"], last=d["last"]))
+        lines_left = ints(obj["lines_left"], 1, 6)
+        need(isinstance(obj["cards_left"], list) and all(c in ROUTE_CARDS for c in obj["cards_left"]),
+             "unknown route cards left")
+        need(isinstance(obj["dice"], list) and all(f in obj["faces"] for f in obj["dice"]) and len(obj["dice"]) <= 3,
+             "dice must be faces of the game's die")
+        nums = {}
+        for k, lo, hi in (("dealt", 0, 2 * n), ("turn", 0, n - 1), ("played", 0, 2), ("first", -1, CELLS - 1),
+                          ("fix", -1, CELLS - 1), ("to_draw", 0, 2 * HAND_SIZE), ("to_roll", 0, 3),
+                          ("used", 0, 3), ("passes", 0, 10 * n), ("winner", -1, n - 1), ("turns", 0, 10 ** 6)):
+            need(_int(obj[k]) and lo <= obj[k] <= hi, f"{k} must be a whole number {lo}..{hi}")
+            nums[k] = obj[k]
+        s = State(players=n, faces=tuple(obj["faces"]), classic=obj["classic"], share=obj["share"],
+                  pile_name=obj["pile_name"], board=Board(cells, signs), pile=pile, seats=tuple(seats),
+                  lines_left=lines_left, cards_left=tuple(obj["cards_left"]), phase=obj["phase"],
+                  pending=obj["pending"], dice=tuple(obj["dice"]), draw=obj["draw"], **nums)
+        hidden = {f"seat {i} has no cards after the deal" for i, st in enumerate(s.seats) if not st.line}
+        try:
+            bad = [b for b in self.invariants(s) if b not in hidden]
+        except (IndexError, KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"not a Streetcar position: {e}") from None
+        need(not bad, bad[0] if bad else "")
+        return s
 
     # ------------------------------------------------------------------ helpers
     def route_complete(self, s: State, seat: int) -> bool:

@@ -165,6 +165,8 @@ class StreetcarScene(TableScene):
     ``opts``: ``confirmed`` (the hot-seat human already at the screen, skipping the first hand-over).
     """
 
+    NEWS_AT = (1014, 4, 500, False)   # a LAN table's news: down from the top of the side panel
+
     title = "Streetcar"
 
     BOT_DELAY = BOT_DELAY
@@ -687,10 +689,23 @@ class StreetcarScene(TableScene):
         self._sound("click")
 
     # ------------------------------------------------------------------ match events
+    def _before_drive(self, match: Any, seat: int, face: str) -> tuple[Any, int] | None:
+        """(the position, the die's index) before ``seat``'s latest drive, from the log; on the LAN,
+        where the log stays on the host, the view before the last one taken in if it shows that seat
+        choosing a die of ``face`` (None when neither is known: no animation)."""
+        j = self._entry_before("drive")
+        if j is not None:
+            return match.states[j], match.log[j]["a"]["die"]
+        prev = getattr(match, "previous", None)
+        if prev is not None and prev.phase == "choose" and prev.turn == seat and face in prev.dice:
+            return prev, prev.dice.index(face)
+        return None
+
     def _entry_before(self, kind: str) -> int | None:
-        """Log index of the latest applied player action of type ``kind``."""
+        """Log index of the latest applied player action of type ``kind`` (None if there is none, or
+        the log is not here: a LAN game's stays on the host)."""
         m = self.match
-        for j in range(m.cursor - 1, -1, -1):
+        for j in range(min(m.cursor, len(m.log)) - 1, -1, -1):
             e = m.log[j]
             if e["p"] >= 0 and e["a"].get("t") == kind:
                 return j
@@ -739,7 +754,10 @@ class StreetcarScene(TableScene):
                 self.last_dice = None
                 self.sel = None
                 self.cancel_modes()
-                self.log_lines = self.log_from_record()
+                if len(match.log) >= match.cursor:
+                    self.log_lines = self.log_from_record()
+                elif k == "undo":   # on the LAN the log stays on the host: the undone tile play was the last line
+                    self.log_lines = self.log_lines[:-1]
                 continue
             if k == "tile":
                 verb = "placed" if e["how"] == "placed" else "exchanged in"
@@ -765,12 +783,12 @@ class StreetcarScene(TableScene):
             elif k == "die":
                 pass
             elif k == "drive":
-                j = self._entry_before("drive")
                 seat = e["seat"]
-                if j is not None:
-                    before = match.states[j]
+                got = self._before_drive(match, seat, e["face"])
+                if got is not None:
+                    before, die = got
                     start = R.node_json(before.seats[seat].pos)
-                    self.last_dice = (seat, before.dice, match.log[j]["a"]["die"])
+                    self.last_dice = (seat, before.dice, die)
                     if e["path"]:
                         self.anim_tram[seat] = ([start] + [list(p) for p in e["path"]], self.clock)
                 n = len(e["path"])
@@ -780,11 +798,11 @@ class StreetcarScene(TableScene):
                 self._log(text)
                 sounds.append("place" if n else "click")
             elif k == "tools":
-                j = self._entry_before("drive")
                 seat = e["seat"]
-                if j is not None:
-                    before = match.states[j]
-                    self.last_dice = (seat, before.dice, match.log[j]["a"]["die"])
+                got = self._before_drive(match, seat, "TOOLS")
+                if got is not None:
+                    before, die = got
+                    self.last_dice = (seat, before.dice, die)
                     self.anim_jump[seat] = (R.node_json(before.seats[seat].pos), list(e["to"]), self.clock)
                 self._log(f"{who} rolled tools: back to ({e['to'][0]},{e['to'][1]})")
                 sounds.append("penalty")

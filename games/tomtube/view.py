@@ -197,6 +197,7 @@ class TomTubeScene(TableScene):
     come from the config's ``seats`` (default: two humans at this machine)."""
 
     title = "Tom Tube"
+    NEWS_AT = (440, 796, 860, True)   # a LAN table's news: up from the bottom of the board's side
 
     BOT_DELAY = BOT_DELAY
     HINT_LEVEL = "hard"
@@ -557,8 +558,10 @@ class TomTubeScene(TableScene):
         """How many log entries Ctrl+Z takes back: 1 when the last action was a human's and the rules
         let it be taken back (a placement, a fill, leaving triangles empty, a move, an exchange), else 0:
         never across a rhomb draw, never once the other player has acted (rules.md "Playing here";
-        specs/DESIGN.md "Undo"), never after the end."""
+        specs/DESIGN.md "Undo"), never after the end. On the LAN the host's match decides."""
         m = self.match
+        if self.remote:
+            return super().undo_steps()
         if m.is_over() or m.cursor == 0:
             return 0
         entry = m.log[m.cursor - 1]

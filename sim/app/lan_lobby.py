@@ -9,7 +9,7 @@ from typing import Any
 import pygame
 
 from .scene import Scene
-from .widgets import Button
+from .widgets import Button, clean_text
 
 
 def lobby_scene(app: Any, spec: Any, client: Any, host: Any, address: str) -> Any:
@@ -86,6 +86,20 @@ class LobbyScene(Scene):
         ready = list(self.client.ready or [False] * len(names))
         unready = [i for i, n in enumerate(names) if n is not None and not ready[i]]
         return sum(n is None for n in names), unready
+
+    def options_text(self) -> str:
+        """The game's options as the host set them, in the game's own words ("Dice: Classic · Share
+        hands: Off · Draw pile: 101 tiles"); "" for a game without options."""
+        from sim.core.options import dialog_options
+
+        given = self.client.options or {}
+        parts = []
+        for o in dialog_options(getattr(self.spec, "options", ())):
+            v = given.get(o.key, o.default)
+            vals, labels = o.dialog_values(), o.dialog_labels()
+            text = labels[vals.index(v)] if v in vals else str(v)
+            parts.append(f"{o.label}: {text}")
+        return " · ".join(parts)
 
     def status(self) -> str:
         """What the game waits for, in one line ("Waiting for 2 players to be ready")."""
@@ -166,13 +180,19 @@ class LobbyScene(Scene):
         text(f"{self.spec.title if self.spec is not None else ''} · LAN {self.word}", 40, th.text, True,
              midtop=(640, 60))
         text(f"Host address: {self.address}", 22, th.accent, True, midtop=(640, 130))
+        opts = self.options_text() if c.welcome is not None else ""
+        if opts:
+            img = self.app.font(15, True).render(clean_text(opts, 160), True, th.text)
+            if img.get_width() > 1200:
+                img = pygame.transform.smoothscale(img, (1200, img.get_height() * 1200 // img.get_width()))
+            surface.blit(img, img.get_rect(midtop=(640, 194)))
         if self.lan_host is not None:
             text("Players on other computers join with this address (Join a game).", 16, th.text_dim,
                  midtop=(640, 166))
         names = list(c.names or [])
         ready = list(c.ready or [False] * len(names))
         away = list(c.away or [False] * len(names))
-        box = pygame.Rect(350, 210, 580, 60 + 46 * max(2, len(names)))
+        box = pygame.Rect(350, 224, 580, 60 + 46 * max(2, len(names)))
         pygame.draw.rect(surface, th.panel, box, border_radius=14)
         pygame.draw.rect(surface, th.panel_edge, box, 1, border_radius=14)
         text("SEATS", 14, th.text_dim, True, topleft=(box.x + 24, box.y + 18))

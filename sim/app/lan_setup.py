@@ -3,7 +3,8 @@ has ``lan``; nothing here names a game.
 
 * :class:`HostSetupScene`: the game (the Game button cycles through the games that can be hosted),
   the number of seats, each other seat a LAN player or a bot (the game's
-  levels), the host's own name, the address to bind (127.0.0.1 unless changed) and the port. "Start
+  levels), the game's options (a row of choices per option of its schema, ``GameSpec.options``, as
+  in its set-up dialog), the host's own name, the address to bind (127.0.0.1 unless changed) and the port. "Start
   hosting" starts a :class:`sim.net.host.Host` in this app (its own thread), joins it as the first seat
   with a :class:`sim.net.client.Client`, and opens the game's LAN lobby (``spec.make_lan_scene``, or
   the shared :class:`~sim.app.lan_lobby.LobbyScene` that then opens the game's own screen on a
@@ -24,6 +25,7 @@ from .scene import Scene
 from .widgets import Button, clean_text, mix
 
 DEFAULT_PORT = 8765
+OPTIONS_X, OPTIONS_W, OPTION_ROW = 780, 460, 64   # the Host dialog's column of game options (px)
 
 
 def lan_specs() -> list[Any]:
@@ -165,6 +167,13 @@ class HostSetupScene(_Dialog):
         self.min_players, self.max_players = info.min_players, info.max_players
         self.kind_choices = ("lan",) + tuple(f"bot:{lvl}" for lvl in spec.seat_levels)
         self.kinds = ["you"] + ["lan"] * (max(2, self.min_players) - 1)
+        from sim.core.options import dialog_options
+        self.options = dialog_options(getattr(spec, "options", ()))
+        self.values = {o.key: o.default for o in self.options}
+        self._build()
+
+    def set_option(self, key: str, value: Any) -> None:
+        self.values[key] = value
         self._build()
 
     def next_game(self) -> None:
@@ -188,9 +197,25 @@ class HostSetupScene(_Dialog):
             b = Button((460, 300 + 60 * i, 260, 46), kind_label(self.kinds[i]),
                        lambda i=i: self.cycle(i), font_size=17)
             self.seat_buttons.append(b)
+        self.option_rows: list[list[Button]] = []
+        for k, o in enumerate(self.options):
+            vals, labels = o.dialog_values(), o.dialog_labels()
+            w = min(120, (OPTIONS_W - 6 * (len(vals) - 1)) // len(vals))
+            row = []
+            for j, (v, text) in enumerate(zip(vals, labels)):
+                on = v == self.values[o.key]
+                row.append(Button((OPTIONS_X + j * (w + 6), 338 + OPTION_ROW * k, w, 34),
+                                  ("✓ " if on else "") + str(text), lambda k=o.key, v=v: self.set_option(k, v),
+                                  style="primary" if on else "normal", font_size=15))
+            self.option_rows.append(row)
+
+    def option_values(self) -> dict[str, Any]:
+        """The game options chosen, as config keys (the defaults left out)."""
+        return {o.key: self.values[o.key] for o in self.options if self.values[o.key] != o.default}
 
     def buttons(self) -> list[Button]:
-        return [self.b_less, self.b_more, self.b_game] + self.seat_buttons + [self.b_start, self.b_cancel]
+        return ([self.b_less, self.b_more, self.b_game] + self.seat_buttons
+                + [b for row in self.option_rows for b in row] + [self.b_start, self.b_cancel])
 
     def submit(self) -> None:
         from sim.net.client import Client
@@ -210,7 +235,7 @@ class HostSetupScene(_Dialog):
         bots = [k for k in self.kinds[1:] if k != "lan"]
         try:
             host = Host(self.spec, players=len(self.kinds), bots=bots, bind=bind, port=int(port_text),
-                        log=lambda text: print(f"host: {text}", flush=True))
+                        options=self.option_values(), log=lambda text: print(f"host: {text}", flush=True))
             host.start()
         except (OSError, ValueError, RuntimeError) as e:
             self.error = f"Could not host: {e}".splitlines()[0]
@@ -238,6 +263,10 @@ class HostSetupScene(_Dialog):
         for i in range(len(self.kinds)):
             y = 300 + 60 * i
             surface.blit(f(20, True).render(f"P{i + 1}", True, th.accent), (400, y + 10))
+        if self.options:
+            surface.blit(f(15, True).render("GAME OPTIONS", True, th.text_dim), (OPTIONS_X, 290))
+        for o, row in zip(self.options, self.option_rows):
+            surface.blit(f(15, True).render(o.label, True, th.text), (OPTIONS_X, row[0].rect.y - 21))
         you = f(18, True).render(f"{self.f_name.text.strip() or 'You'} (you, the host)", True, th.text)
         surface.blit(you, you.get_rect(midleft=(470, 323)))
         note = ("Click a seat to switch it between a LAN player and a bot. "

@@ -46,6 +46,9 @@ class Scene:
     def draw(self, surface: Any) -> None:
         pass
 
+    def draw_notices(self, surface: Any) -> None:
+        """Drawn by the app right after :meth:`draw`: notices over the scene (a LAN table's news)."""
+
 
 class WheelSteps:
     """Turns MOUSEWHEEL events into whole steps: one notch = one step; fractional trackpad

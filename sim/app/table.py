@@ -5,7 +5,9 @@ listener; the app binds the autosave), the seats, bot turns off the frame (:clas
 with the rules' reason shown when refused (:meth:`submit_as`), undo/redo by the match's policy, a hint from the game's
 bot (thought out off the frame too), play again, the end card's frame and buttons, sounds, the rules
 overlay and the table keys: Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, H hint and F1 rules; where one
-does not apply, a toast says why. Esc is left to the game (to drop a selection), then to the app (back
+does not apply, a toast says why. On a LAN table (a ``RemoteMatch``) undo asks the host (the seat's own
+last action, by the match's policy) and the table's news (seats dropped, played by a bot, back; the host
+gone) is drawn over the screen at :attr:`NEWS_AT`. Esc is left to the game (to drop a selection), then to the app (back
 to the launcher; the match stays autosaved).
 
 A game's screen keeps its own board: it overrides the hooks :meth:`handle_input` (every event but the
@@ -68,6 +70,11 @@ class TableScene(Scene):
         self.hint: tuple[int, Any] | None = None     # (log cursor it was made for, the hinted action)
         self._hint_worker = BotWorker(f"{spec.name}-hint")
         self._hint_job: tuple[Any, int] | None = None
+        #: a LAN table's notices (seats dropped, replaced by a bot, back; the host gone), or None
+        self.lan_news: Any = None
+        if self.remote and getattr(match, "client", None) is not None:
+            from .lan_news import LanNews
+            self.lan_news = LanNews(match.client, self.seat_name)
 
     # ------------------------------------------------------------------ lifecycle
     def on_enter(self) -> None:
@@ -224,6 +231,9 @@ class TableScene(Scene):
             return False
         try:
             self.match.submit(seat, action)
+        except ConnectionError:   # a LAN table whose host is gone (its notice says so)
+            self.refuse("the host is gone: the game cannot go on")
+            return False
         except IllegalAction as e:
             self.refuse(str(e))
             self.on_refused(action, str(e))
@@ -239,6 +249,8 @@ class TableScene(Scene):
         that action itself (0 when there is none, the game is over, or the match's policy forbids it:
         never across chance, physics or a timer)."""
         m = self.match
+        if self.remote:   # the host's match decides (this seat's own last action only)
+            return int(not self.spec.realtime and m.can_undo(getattr(m, "seat", None)))
         if m.is_over() or self.spec.realtime or not m.can_undo():
             return 0
         k, n = m.cursor, 0
@@ -261,8 +273,12 @@ class TableScene(Scene):
         m = self.match
         if self.spec.realtime:
             return "a real-time race has no undo"
+        if m.is_over():
+            return "the game is over: nothing can be taken back"
         if self.remote:
-            return "a game on the LAN has no undo"
+            if getattr(m, "waiting", lambda: False)():
+                return "waiting for the host's answer"
+            return "nothing to undo: only your own last move, before anyone else acts"
         if m.is_over():
             return "the game is over: nothing can be taken back"
         if m.cursor and m.log[m.cursor - 1]["p"] < 0:
@@ -276,6 +292,17 @@ class TableScene(Scene):
             self.unavailable(self.undo_refusal())
             return
         self.bots.cancel()
+        if self.remote:   # the host takes it back; its next view shows the position before it
+            try:
+                asked = self.match.undo(self.match.seat)
+            except ConnectionError:
+                self.unavailable("the host is gone: nothing can be taken back")
+                return
+            if asked:
+                self._sound("undo")
+            else:
+                self.unavailable(self.undo_refusal())
+            return
         for _ in range(n):
             p = self.match.log[self.match.cursor - 1]["p"]
             if not self.match.undo(p):
@@ -510,6 +537,9 @@ class TableScene(Scene):
         if self.msg is not None and self.clock >= self.msg[2]:
             self.msg = None
         self.animate(dt)
+        if self.lan_news is not None:
+            for text in self.lan_news.update(self.clock):
+                self._sound("reject" if "dropped" in text or "ended" in text or "lost" in text else "click")
         if getattr(self.app, "top", self) is not self:
             return   # under a dialog (rules, replay controls) the game pauses
         self._poll_hint()
@@ -525,6 +555,15 @@ class TableScene(Scene):
         """The game's per-step tidying after the bots moved (drop choices that no longer apply)."""
 
     # ------------------------------------------------------------------ drawing
+    #: where a LAN table's news goes, over the screen's least busy part: (centre x, y, width, up) in
+    #: px (``LanNews.draw``: up, the first strip ends at y and the others stack above it)
+    NEWS_AT: tuple = (640, 794, 900, True)
+
+    def draw_notices(self, surface: pygame.Surface) -> None:
+        """A LAN table's news over the screen (:class:`~sim.app.lan_news.LanNews`), at :attr:`NEWS_AT`."""
+        if self.lan_news is not None:
+            self.lan_news.draw(surface, self.app, *self.NEWS_AT)
+
     def thinking_text(self) -> str:
         """"thinking." to "thinking...", the dots going round with the screen's clock."""
         return "thinking" + "." * (1 + int(self.clock * 3) % 3)

@@ -99,8 +99,9 @@ class GameSpec:
     #: reads the raw ``view`` of a ``state`` message (None: wait). None: a random legal action of the
     #: seat's ``RemoteMatch.state``.
     lan_choose: Callable[..., Any] | None = None
-    #: ``lan_events(events, seat) -> events``: the events ``seat`` may be told (real-time games; e.g. a
-    #: gift's tile only to its giver). None: no events are sent, each ``state`` message carries the view.
+    #: ``lan_events(events, seat) -> events``: the events ``seat`` may be told (e.g. a gift's tile only to
+    #: its giver; a turn-based game whose screen reacts to its events, e.g. Streetcar's move list, sends
+    #: them too). None: no events are sent, each ``state`` message carries the view.
     lan_events: Callable[[list, int], list] | None = None
     #: ``lan_check(msg)``: a client's further check of a ``state`` message from the host (e.g. its
     #: ``events``), after the protocol's own checks and the view read back by ``rules.state_from_json``;

@@ -76,6 +76,9 @@ class Client:
         self.names: list | None = None
         self.ready: list[bool] | None = None   # per seat, as the host last reported it
         self.away: list[bool] | None = None    # per seat: its connection dropped, a rejoin is awaited
+        self.standin: list[bool] | None = None  # per seat: a bot of the host plays it meanwhile
+        self.gone: list[bool] | None = None    # per seat: its rejoin window is over, the bot keeps it
+        self.options: dict = {}                 # the game options the host was given (others: defaults)
         self.started = False
         self.closed = threading.Event()
         self.inbox: queue.Queue = queue.Queue(max_inbox)
@@ -162,6 +165,16 @@ class Client:
             self._hand_sent[seq] = time.perf_counter()
             while len(self._hand_sent) > 256:
                 self._hand_sent.popitem(last=False)
+        self.send_raw(P.encode(msg))
+        return seq
+
+    def send_undo(self) -> int:
+        """Ask the host to take back this seat's last action (turn-based games; the match's policy
+        decides); returns its sequence number (the answer lands in :attr:`results`)."""
+        with self._cond:
+            self._seq += 1
+            seq = self._seq
+            msg = {"type": "undo", "seq": seq, "seat": self.seat, "token": self.token}
         self.send_raw(P.encode(msg))
         return seq
 
@@ -327,6 +340,10 @@ class Client:
         self.names = msg["names"]
         self.ready = msg.get("ready")
         self.away = msg.get("away")
+        self.standin = msg.get("standin")
+        self.gone = msg.get("gone")
+        if isinstance(msg.get("options"), dict):
+            self.options = msg["options"]
         self.started = bool(msg.get("started"))
 
     def _on(self, msg: dict) -> None:

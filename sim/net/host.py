@@ -14,7 +14,9 @@ its own thread, so a pygame app can run beside it. All match changes happen on t
   ``tick`` s and before each intent), and bot seats act through :class:`~sim.ai.realtime.BotTimers`;
 * turn-based games: only the seat to act may act (the rules' ``active_players``); bot seats (and
   stand-ins) play on the host, their search in a worker thread, ``bot_pause`` s (times ``bot_speed``)
-  after the position they answer;
+  after the position they answer (a thought made for a position that has changed since is dropped);
+  an ``undo`` takes back the seat's own last action where the match's policy allows it
+  (``Match.can_undo(seat)``: never across another seat's action or a chance outcome);
 * intents are applied in the order they are received; a stale one (cell just taken) is rejected with
   the rules' reason. Each seat has a secret token and a growing sequence number: an intent for another
   seat, with a wrong token or with an old ``seq`` is rejected and never applied;
@@ -25,7 +27,9 @@ its own thread, so a pygame app can run beside it. All match changes happen on t
   past ``max_buffer`` (it stopped reading; the kernel's send buffer is capped at ``sndbuf`` too) is dropped instead of stalling the others
   (specs/DESIGN.md "Library pitfalls");
 * a dropped client may rejoin with its token within ``rejoin_window`` s (60); meanwhile a bot plays the
-  seat (after the window, the bot keeps it);
+  seat (after the window, the bot keeps it). Once the game runs, every drop, stand-in, return and
+  window's end goes to everyone as a ``lobby`` message (``away``, ``standin``, ``gone``), so every
+  table can say so;
 * games played with a live hand (``spec.make_lan_live``, e.g. Tokami's pile): the host owns the game's
   live part (:class:`LivePart`, made by ``spec.make_lan_live(rules)``). The seat whose hand acts now
   sends ``hand`` messages (its own token and growing seq, its own budget, each checked by the live part
@@ -224,6 +228,7 @@ class Host:
         self._agents: dict[int, Any] = {}      # turn-based: seat -> the Agent of a bot seat
         self._thinking = False                 # turn-based: a bot is choosing its action
         self._changed = False                  # the match changed since the last flush
+        self._version = 0                      # match changes so far (a bot's thought is for one)
 
     def _config(self, seats: list[str]) -> dict[str, Any]:
         """The set-up config for these seats ("lan:NAME", "bot:LEVEL"), sent to the clients as it is:
@@ -363,11 +368,13 @@ class Host:
         (a taken LAN seat whose connection dropped: a rejoin is awaited)."""
         return {"names": self._names(),
                 "ready": [s.kind != "lan" or s.ready for s in self.seats],
-                "away": [s.kind == "lan" and s.token is not None and s.conn is None for s in self.seats]}
+                "away": [s.kind == "lan" and s.token is not None and s.conn is None for s in self.seats],
+                "standin": [s.standin is not None for s in self.seats],
+                "gone": [s.expired for s in self.seats]}
 
     def _lobby_msg(self) -> dict:
         return {"type": "lobby", **self._table(), "started": self.match is not None,
-                "config": self._wire_config()}
+                "config": self._wire_config(), "options": dict(self.options)}
 
     def all_ready(self) -> bool:
         """Every seat taken and every LAN seat ready: the condition that starts the game."""
@@ -381,6 +388,7 @@ class Host:
         if not self.realtime:
             msg["active"] = [p for p in m.active_players() if p >= 0]   # physics acts on the host
             msg["n"] = m.cursor
+            msg["undo"] = m.can_undo(seat)
             if getattr(self.spec, "lan_log", False):
                 msg["log"] = [{"p": e["p"], "a": e["a"]} for e in m.log[:m.cursor]]
         return msg
@@ -438,6 +446,7 @@ class Host:
     def _on_change(self, _m: Any, events: list[dict]) -> None:
         self._pending.extend(events)
         self._changed = True
+        self._version += 1
 
     def _save(self) -> None:
         from sim.core.record import save
@@ -494,13 +503,13 @@ class Host:
         seat = active[0]
         agent = self._agent_for(seat)
         self._thinking = True
-        cursor, state = m.cursor, m.state
+        version, state = self._version, m.state
 
         async def think() -> None:
             try:
                 await asyncio.sleep(self.bot_pause * self.bot_speed)
                 action = await asyncio.to_thread(agent.select_action, self.rules, state, seat)
-                if self.match.cursor == cursor and self._agent_for(seat) is agent and not self.match.is_over():
+                if self._version == version and self._agent_for(seat) is agent and not self.match.is_over():
                     self.match.submit(seat, action)
                     if self.live is not None:
                         self.live.bot(seat, agent, self.match.state, self.match.cursor)
@@ -539,6 +548,7 @@ class Host:
                     freed = True
                 else:
                     s.expired = True
+                    freed = True
                     self.log(f"seat {i}: rejoin window over, the bot keeps the seat")
         if freed:
             self._broadcast_lobby()
@@ -654,6 +664,8 @@ class Host:
             self._on_ready(conn, msg)
         elif msg["type"] == "hand":
             self._hand(conn, msg)
+        elif msg["type"] == "undo":
+            self._undo(conn, msg)
         else:
             self._intent(conn, msg, t_recv)
 
@@ -711,14 +723,15 @@ class Host:
         config = self._wire_config()
         self._send(conn, {"type": "welcome", "version": P.VERSION, "game": self.spec.name, "seat": seat,
                           "token": info.token,
-                          "config": config, "last_seq": info.last_seq, **self._table(),
+                          "config": config, "options": dict(self.options), "last_seq": info.last_seq,
+                          **self._table(),
                           "started": self.match is not None})
         del now
         if self.match is None:
             self._broadcast_lobby()
         else:
             if token is not None:
-                self._broadcast_lobby()  # back: its ``away`` mark goes
+                self._broadcast_lobby()   # after the welcome: every table says the player is back
             self._send(conn, self._state_msg(seat, []))
             if self.match.is_over():
                 out = self.match.outcome()
@@ -782,8 +795,8 @@ class Host:
         self._broadcast_lobby()      # every seat sees it away (its ``away`` mark) until it returns
 
     def _own(self, conn: _Conn, msg: dict) -> bool:
-        """Whether an intent or hand message is this connection's own to send: joined, its seat, its
-        token and a new seq (the seq is then taken). Refused ones are answered here."""
+        """Whether an intent, undo or hand message is this connection's own to send: joined, its seat,
+        its token and a new seq (the seq is then taken). Refused ones are answered here."""
         seq = msg["seq"]
         if conn.seat is None:
             self._error(conn, "not_joined", "say hello first")
@@ -826,16 +839,44 @@ class Host:
         self._hand_ack = seq
         self.stats.hands += 1
 
+    def _undo(self, conn: _Conn, msg: dict) -> None:
+        """Take back this seat's own last action if the match's policy allows it (as at a local table:
+        never across another seat's action, a chance outcome or a real-time game's clock)."""
+        if not self._own(conn, msg):
+            return
+        seq, m = msg["seq"], self.match
+        if m is None:
+            self._reject(conn, seq, "the game has not started")
+            return
+        if self.realtime:
+            self._reject(conn, seq, "a real-time game has no undo")
+            return
+        if self.live is not None:
+            self._reject(conn, seq, "a game played with a live hand has no undo across machines")
+            return
+        if not m.can_undo(conn.seat):
+            last = m.log[m.cursor - 1]["p"] if m.cursor else None
+            self._reject(conn, seq, "nothing to undo" if last is None or m.is_over() else
+                         "another player has acted since" if last >= 0 and last != conn.seat else
+                         "a draw or a roll can never be taken back" if last < 0 else
+                         "the rules do not let that move be taken back")
+            return
+        m.undo(conn.seat)
+        self.stats.accepted += 1
+        self.log(f"seat {conn.seat} ({self.seats[conn.seat].name}) took back a move")
+        self._send(conn, {"type": "accepted", "seq": seq})
+        self._flush()
+        self._drive()
+
     def _intent(self, conn: _Conn, msg: dict, t_recv: float) -> None:
         if not self._own(conn, msg):
             return
-        seq = msg["seq"]
-        m = self.match
+        seq, m = msg["seq"], self.match
         if m is None:
             self._reject(conn, seq, "the game has not started")
             return
         self._sync()
-        index = len(m.log)
+        index = m.cursor
         try:
             m.submit(conn.seat, msg["action"])
         except IllegalAction as e:

@@ -31,6 +31,11 @@ Client -> host
   ``seat`` and ``token`` as for an intent; ``hand`` holds at most 8 plain values (numbers finite). A
   hand stream has its own budget (:data:`HAND_RATE` a second, bursts of :data:`HAND_BURST`); the host
   answers only a refused one (``rejected`` with its seq and the reason).
+* ``{"type": "undo", "seq": int, "seat": int, "token": str}``: a turn-based game: take back this seat's
+  own last action where the match's policy allows it (never across another seat's action or a chance
+  outcome); ``seq``, ``seat`` and ``token`` as for an intent (one sequence for both), answered with
+  ``accepted`` or ``rejected`` (with the reason). Added within version 2: a client that never sends
+  it loses nothing.
 
 Host -> client
 
@@ -41,17 +46,24 @@ Host -> client
   host saw from this seat.
 * ``{"type": "lobby", "names": [...], "ready": [...], "away": [...], "started": bool, "config": ...}``:
   who has joined so far, who is ready, whose connection dropped (a rejoin is awaited); sent on every
-  change before the start and once at the start.
+  change before the start and once at the start; after the start, on every drop, return and end of a
+  rejoin window, with two more lists a client may ignore: ``"standin": [bool, ...]`` (a bot plays the
+  seat of a dropped player) and ``"gone": [bool, ...]`` (its rejoin window is over: the bot keeps it).
+  ``welcome`` and ``lobby`` also carry ``"options": {...}``, the game options the host was given (the
+  rest are the game's defaults), so a lobby can show them before the start; a client may ignore it.
 * ``{"type": "accepted", "seq": int}`` / ``{"type": "rejected", "seq": int, "reason": str}``.
 * ``{"type": "state", "seat": int, "time": float, "view": {...}, "events": [...]}``: what this seat may
   see, ``view`` = ``rules.state_to_json(rules.observe(state, seat))``, a state of the game's own type
   with what the seat may not see masked (for the Gobble race the board, every penalty stack, every
   seat's pile size and gift deadlines, its own revealed tiles, never the content of any pile), and, in
   a real-time game, the events since the last state, filtered by the game (``GameSpec.lan_events``: a
-  gift's tile is only told to its giver). A turn-based game's ``events`` is empty (unless its
-  ``lan_events`` lets the seat be told them: Tokami's are all public), and two more fields say
-  ``"active": [int, ...]`` (the seats to act; empty while chance or physics acts on the host) and
-  ``"n": int`` (the number of actions applied, so a client can tell a new position from a repeated one).
+  gift's tile is only told to its giver). A turn-based game's ``events`` is empty unless the game sends
+  its events (``GameSpec.lan_events``, e.g. Streetcar's, none of which tells a secret; Tokami's are all
+  public), and three more fields say ``"active": [int, ...]`` (the seats to act; empty while chance or
+  physics acts on the host), ``"n": int`` (the number of actions applied, so a client can tell a new
+  position from a repeated one) and ``"undo": bool`` (whether this seat may take back its last action
+  now); a game whose actions are all public (``GameSpec.lan_log``) adds ``"log": [{"p": int, "a":
+  {...}}, ...]``, the applied actions.
 * ``{"type": "live", "n": int, "k": int, "ack": int, ...}``: in a game played with a live hand, the
   host's live world (a pile settling, a hand at work): ``n`` the number of actions applied when it was
   sent, ``k`` a growing frame number, ``ack`` the seq of the last hand input applied; the rest is the
@@ -63,7 +75,7 @@ Host -> client
 
 Error codes: ``too_big`` (over :data:`MAX_MESSAGE` bytes), ``bad_json``, ``bad_message`` (not an object,
 unknown type, wrong keys or types), ``bad_version``, ``rate_limited``, ``no_seat`` (table full,
-unknown token, rejoin window over), ``not_joined`` (intent or ready before hello).
+unknown token, rejoin window over), ``not_joined`` (intent, undo or ready before hello).
 
 A client checks what the host sends just as strictly (:func:`parse_host`): every field above with its
 type and range (seat numbers, equal-length seat lists of at most :data:`MAX_SEATS`, a finite ``time``,
@@ -101,7 +113,7 @@ HOST_RATE = 500.0
 HOST_BURST = 2000
 MAX_TEXT = 500             # longest error message / reason a client keeps (characters)
 
-CLIENT_TYPES = {"hello", "ready", "intent", "hand"}
+CLIENT_TYPES = {"hello", "ready", "intent", "hand", "undo"}
 HOST_TYPES = {"welcome", "lobby", "accepted", "rejected", "state", "live", "over", "error", "closing"}
 
 
@@ -202,15 +214,21 @@ def parse_client(raw: Any, nested: bool = False) -> dict[str, Any]:
         if set(msg) != {"type", "ready"} or not isinstance(msg["ready"], bool):
             raise ProtocolError("bad_message", "ready has exactly type and ready (true or false)")
         return msg
-    body = "action" if t == "intent" else "hand"
-    if set(msg) != {"type", "seq", "seat", "token", body}:
-        raise ProtocolError("bad_message", f"{t} has exactly type, seq, seat, token and {body}")
+    if t == "undo":
+        if set(msg) != {"type", "seq", "seat", "token"}:
+            raise ProtocolError("bad_message", "undo has exactly type, seq, seat and token")
+    else:
+        body = "action" if t == "intent" else "hand"
+        if set(msg) != {"type", "seq", "seat", "token", body}:
+            raise ProtocolError("bad_message", f"{t} has exactly type, seq, seat, token and {body}")
     if not _is_int(msg["seq"]) or not 0 < msg["seq"] <= MAX_SEQ:
         raise ProtocolError("bad_message", "seq must be a positive integer")
     if not _is_int(msg["seat"]) or not 0 <= msg["seat"] < 64:
         raise ProtocolError("bad_message", "seat must be a seat number")
     if not isinstance(msg["token"], str) or not 1 <= len(msg["token"]) <= MAX_TOKEN:
         raise ProtocolError("bad_message", "token must be a string")
+    if t == "undo":
+        return msg
     if t == "hand":
         hand = msg["hand"]
         if not isinstance(hand, dict) or not isinstance(hand.get("op"), str) or len(hand) > 8 \
@@ -273,10 +291,14 @@ def parse_host(raw: Any, seats: int | None = None, seat: int | None = None) -> d
         n = len(names)
         _seat_list(msg, "ready", bool, n)
         _seat_list(msg, "away", bool, n)
+        _seat_list(msg, "standin", bool, n, optional=True)
+        _seat_list(msg, "gone", bool, n, optional=True)
         if not isinstance(msg.get("started"), bool):
             raise ProtocolError("bad_message", f"{t}: started must be true or false")
         if msg.get("config") is not None and not isinstance(msg["config"], dict):
             raise ProtocolError("bad_message", f"{t}: config must be an object or null")
+        if msg.get("options") is not None and not isinstance(msg["options"], dict):
+            raise ProtocolError("bad_message", f"{t}: options must be an object")
         if t == "welcome":
             if msg.get("version") != VERSION or not _is_int(msg.get("version")):
                 raise ProtocolError("bad_message", f"welcome: protocol version {str(msg.get('version'))[:16]!r}"
@@ -314,6 +336,8 @@ def parse_host(raw: Any, seats: int | None = None, seat: int | None = None) -> d
                 _seat_no(a, seats, "state: active")
         if "n" in msg and (not _is_int(msg["n"]) or not 0 <= msg["n"] <= MAX_SEQ):
             raise ProtocolError("bad_message", "state: n must be a whole number >= 0")
+        if "undo" in msg and not isinstance(msg["undo"], bool):
+            raise ProtocolError("bad_message", "state: undo must be true or false")
         if "log" in msg:
             log = msg["log"]
             if not isinstance(log, list) or not all(

@@ -16,8 +16,10 @@ time of the last view plus the time since it arrived (stopped when the game is o
 gone), :meth:`advance` does nothing (the host fires the timers), ``submit`` leaves every check to the
 host (a real-time view is always a moment old), and the listeners get the events of every view that
 came in since the last poll (``GameSpec.lan_events``: what the seat may be told). A turn-based game
-with ``lan_events`` gets its listeners called with those events too (Tokami's raise, fall and round-end
-cues).
+with ``lan_events`` gets its listeners called with those events too (Streetcar's, Tokami's raise, fall and
+round-end cues). In a turn-based game :meth:`undo` asks the host to take back this seat's last action;
+:meth:`can_undo` is the host's word on it with the last view (the match's policy). There is no redo on
+the LAN.
 
 For a game whose actions are all public (``GameSpec.lan_log``) the host sends the action log too:
 :attr:`log`, :attr:`states` and :meth:`applied` then hold the whole game as in a local ``Match``
@@ -67,7 +69,10 @@ class RemoteMatch:
         #: view (and its listeners) never lands in the middle of its update or draw
         self.auto_poll = True
         self._state: Any = None
+        #: the view before the last one taken in (a screen that animates a change reads it; None at first)
+        self.previous: Any = None
         self._active: list[int] = []
+        self._undo = False               # the host's word: this seat may take back its last action
         self._recv = 0
         self._answered: set[int] = set()
         self._polling = False
@@ -149,13 +154,25 @@ class RemoteMatch:
         return self.rules.outcome(self._state)
 
     def can_undo(self, player: int | None = None) -> bool:
-        return False
+        """Whether this seat may take back its last action now, as the host said with the last view
+        (the match's policy: never across another seat's action or a chance outcome), and no answer
+        is awaited."""
+        if self.realtime or player not in (None, self.seat) or self.pending or self.is_over():
+            return False
+        return bool(self._undo)
 
     def can_redo(self) -> bool:
         return False
 
     def undo(self, player: int | None = None) -> bool:
-        return False
+        """Ask the host to take back this seat's last action (see :meth:`can_undo`); returns whether
+        the request went out (the host's new view shows the position before it; a refusal lands in
+        :attr:`refusals`)."""
+        if not self.can_undo(player):
+            return False
+        self.pending.add(self.client.send_undo())
+        self._undo = False
+        return True
 
     def redo(self) -> bool:
         return False
@@ -205,12 +222,14 @@ class RemoteMatch:
                       if self.realtime or self.spec.lan_events is not None else [])
             self._recv = msg.get("recv_n", 0)
             state = self.rules.state_from_json(msg["view"])
+            self.previous = self._state
             self._state = _keep_equal_parts(self._state, state) if self.realtime else state
             self._time = float(msg.get("time") or 0.0)
             self._time_at = _time.monotonic()
             self._active = (list(msg.get("active") or []) if "active" in msg else
                             [p for p in self.rules.active_players(self._state) if p >= 0])
             self.cursor = int(msg.get("n") or 0)
+            self._undo = msg.get("undo") is True
             if isinstance(msg.get("log"), list):
                 self._replay(msg["log"])
             else:
