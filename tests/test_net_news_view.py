@@ -20,7 +20,8 @@ from sim.net.host import Host  # noqa: E402
 
 
 def news(scene) -> str:
-    return " | ".join(t for t, _ in scene.lan_news.lines())
+    """The table's news as its notices area shows it."""
+    return " | ".join(n.text for n in scene.notice_items() if n.key.startswith("lan"))
 
 
 def until(app, pred, seconds: float = 5.0) -> bool:
@@ -71,6 +72,7 @@ def test_streetcar_window_shows_drops_returns_undo_and_the_host_quitting(app, tm
         assert until(app, lambda: "Bob dropped: a bot of the host plays for them" in news(scene)), news(scene)
         assert host.seats[1].standin is not None
         app.draw()
+        assert scene.notice_boxes and not any(b.colliderect(scene.board_rect()) for b in scene.notice_boxes)
         # Bob comes back with his token
         bob2 = Client("127.0.0.1", host.port, "Bob", token=token).start()
         assert bob2.seat == 1

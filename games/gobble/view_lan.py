@@ -33,7 +33,6 @@ class LanRaceScene(RaceScene):
     ``address`` (shown under the buttons)."""
 
     title = "Tantrix Gobble (LAN)"
-    NEWS_AT = (470, 774, 880, True)   # the table's news: up from just above the board's key hints
 
     def __init__(self, app: Any, match: Any, address: str | None = None):
         self.client = match.client

@@ -165,7 +165,6 @@ class StreetcarScene(TableScene):
     ``opts``: ``confirmed`` (the hot-seat human already at the screen, skipping the first hand-over).
     """
 
-    NEWS_AT = (1014, 4, 500, False)   # a LAN table's news: down from the top of the side panel
 
     title = "Streetcar"
 

@@ -197,7 +197,6 @@ class TomTubeScene(TableScene):
     come from the config's ``seats`` (default: two humans at this machine)."""
 
     title = "Tom Tube"
-    NEWS_AT = (440, 796, 860, True)   # a LAN table's news: up from the bottom of the board's side
 
     BOT_DELAY = BOT_DELAY
     HINT_LEVEL = "hard"

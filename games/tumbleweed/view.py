@@ -287,7 +287,6 @@ class TumbleweedScene(TableScene):
     ``opts``: ``prefs`` (a dict over :data:`PREF_DEFAULTS`; default: the stored preferences).
     """
 
-    NEWS_AT = (448, 796, 860, True)   # a LAN table's news: up from the bottom of the board's side
 
     title = "Tumbleweed"
 

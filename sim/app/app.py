@@ -597,9 +597,6 @@ class App:
         self.surface.fill(self.theme.bg)
         for scene in self.visible_scenes():
             scene.draw(self.surface)
-            notices = getattr(scene, "draw_notices", None)
-            if notices is not None:
-                notices(self.surface)
 
     def visible_scenes(self) -> list[Scene]:
         """The top non-overlay scene and the overlays above it, bottom first (drawn and updated)."""

@@ -4,17 +4,12 @@ time (the bot keeps the seat); the host ended the game, or the connection to it 
 
 :class:`LanNews` reads a :class:`sim.net.client.Client`'s lobby fields (``away``, ``standin``,
 ``gone``, which the host sends on every such change during a game) and ``closing`` / ``closed``; it
-never waits on the network. The owner calls :meth:`LanNews.update` once a frame and
-:meth:`LanNews.draw` over its screen (the app calls ``draw_notices`` of the top scene after its
-``draw``).
+never waits on the network. The owner calls :meth:`LanNews.update` once a frame and shows
+:meth:`LanNews.lines` among its notices (``TableScene.notice_items``).
 """
 from __future__ import annotations
 
 from typing import Any, Callable
-
-import pygame
-
-from .widgets import mix
 
 #: s a notice of a change (a drop, a return) stays on the table
 NOTE_SECONDS = 6.0
@@ -31,7 +26,6 @@ class LanNews:
         self.notes: list[tuple[str, bool, float]] = []
         self.ended: str | None = None      # why the game ended for this table (host quit, connection lost)
         self.now = 0.0
-        self._kit: Any = None
 
     def _name(self, seat: int) -> str:
         try:
@@ -92,22 +86,3 @@ class LanNews:
                 out.append((f"{self._name(i)} is away" + (": a bot plays for them" if i < len(standin)
                                                            and standin[i] else ""), False))
         return out[:3]
-
-    def draw(self, surface: pygame.Surface, app: Any, centre_x: int = 640, y: int = 794, width: int = 900,
-             up: bool = True) -> None:
-        """The notices as strips of at most ``width`` px centred on ``centre_x``: the first ending at
-        ``y`` and the others above it (``up``), or the first starting at ``y`` and the others below
-        (nothing when there is nothing to say)."""
-        from .ui import Kit
-        th = app.theme
-        if self._kit is None or self._kit.app is not app:
-            self._kit = Kit(app)
-        kit = self._kit
-        for text, bad in self.lines():
-            img = kit.fit(text, 16, th.bad if bad else th.text, width - 28, True)
-            r = img.get_rect(midbottom=(centre_x, y - 6)) if up else img.get_rect(midtop=(centre_x, y + 6))
-            box = r.inflate(28, 12)
-            pygame.draw.rect(surface, mix(th.panel, th.bg, 0.2), box, border_radius=10)
-            pygame.draw.rect(surface, th.bad if bad else th.panel_edge, box, 2 if bad else 1, border_radius=10)
-            surface.blit(img, r)
-            y = box.top - 4 if up else box.bottom + 4

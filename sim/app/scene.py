@@ -46,8 +46,6 @@ class Scene:
     def draw(self, surface: Any) -> None:
         pass
 
-    def draw_notices(self, surface: Any) -> None:
-        """Drawn by the app right after :meth:`draw`: notices over the scene (a LAN table's news)."""
 
 
 class WheelSteps:

@@ -7,7 +7,7 @@ bot (thought out off the frame too), play again, the end card's frame and button
 overlay and the table keys: Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, H hint and F1 rules; where one
 does not apply, a toast says why. On a LAN table (a ``RemoteMatch``) undo asks the host (the seat's own
 last action, by the match's policy) and the table's news (seats dropped, played by a bot, back; the host
-gone) is drawn over the screen at :attr:`NEWS_AT`. Esc is left to the game (to drop a selection), then to the app (back
+gone) is among the screen's notices. Esc is left to the game (to drop a selection), then to the app (back
 to the launcher; the match stays autosaved).
 
 A game's screen keeps its own board: it overrides the hooks :meth:`handle_input` (every event but the
@@ -211,6 +211,9 @@ class TableScene(Scene):
             items.append(Notice(getattr(self, "msg_fact", "message"), text, colour))
         if self.bot_error:
             items.append(Notice("bot_error", self.bot_error, th.bad))
+        if self.lan_news is not None:   # seats dropped, played by a bot, back; the host gone
+            items += [Notice(f"lan{i}", text, th.bad if bad else th.text)
+                      for i, (text, bad) in enumerate(self.lan_news.lines())]
         toast = getattr(self.app, "toast_text", None)
         if toast:
             # in the message's place while it shows: the newest word goes there, the message after it
@@ -555,15 +558,6 @@ class TableScene(Scene):
         """The game's per-step tidying after the bots moved (drop choices that no longer apply)."""
 
     # ------------------------------------------------------------------ drawing
-    #: where a LAN table's news goes, over the screen's least busy part: (centre x, y, width, up) in
-    #: px (``LanNews.draw``: up, the first strip ends at y and the others stack above it)
-    NEWS_AT: tuple = (640, 794, 900, True)
-
-    def draw_notices(self, surface: pygame.Surface) -> None:
-        """A LAN table's news over the screen (:class:`~sim.app.lan_news.LanNews`), at :attr:`NEWS_AT`."""
-        if self.lan_news is not None:
-            self.lan_news.draw(surface, self.app, *self.NEWS_AT)
-
     def thinking_text(self) -> str:
         """"thinking." to "thinking...", the dots going round with the screen's clock."""
         return "thinking" + "." * (1 + int(self.clock * 3) % 3)
