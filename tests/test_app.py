@@ -716,6 +716,31 @@ def test_a_still_launcher_is_not_redrawn_and_a_posted_event_shows_within_one_fra
     assert app.frames_drawn == drawn + 1 and _pixels(app) != before
 
 
+def test_a_waiting_game_screen_redraws_on_input_and_on_a_move_only(app):
+    from games.tumbleweed.view import demo_match
+
+    m = demo_match(8, 6, seed=3)
+    spec = registry.get_spec("tumbleweed")
+    scene = app.start_match(spec, m, autosave=False)
+    app.audio.play = lambda name: None
+    _settle(app)
+    drawn, before = app.frames_drawn, _pixels(app)
+    for _ in range(5):
+        app.step([], STEP)
+    assert app.frames_drawn == drawn
+    # the pointer over an empty hex: the preview is drawn in the very next frame
+    seat = m.active_players()[0]
+    cell = next((a["q"], a["r"]) for a in m.rules.legal_actions(m.state, seat) if a.get("t") == "place")
+    app.step([motion(scene.cell_pos(cell))], STEP)
+    assert app.frames_drawn == drawn + 1 and _pixels(app) != before
+    _settle(app)
+    # a move that reaches the match outside the screen's input (a bot's, the network's) is shown at once
+    drawn, before = app.frames_drawn, _pixels(app)
+    m.submit(seat, next(a for a in m.rules.legal_actions(m.state, seat) if a.get("t") == "place"))
+    app.step([], STEP)
+    assert app.frames_drawn == drawn + 1 and _pixels(app) != before
+
+
 def test_a_scene_that_says_nothing_is_drawn_every_frame(app):
     class Ticker(Scene):
         def __init__(self, app):

@@ -941,6 +941,21 @@ class TokamiScene(TableScene):
             self.banner = ("Your turn", 0.0)
 
     # ------------------------------------------------------------------ update
+    def wants_frame(self) -> bool:
+        """Redraw policy (this screen runs its own update): every frame while physics runs (the pile
+        settling, a stick in hand, fallen sticks landing, a replay), a bot is to act, a message, banner,
+        card or hint is up, or Refuse waits for its confirmation; still while a human is to act."""
+        if (self.msg is not None or self.banner is not None or self._hint_job is not None or self.remote
+                or self.card is not None or self.replay is not None or self.coda is not None
+                or self.att is not None or self.run is not None):
+            return True
+        asked = self._refuse_asked
+        if asked is not None and asked[0] == self.match.cursor and self.clock - asked[1] <= REFUSE_CONFIRM + 0.1:
+            return True
+        if self.match.is_over():
+            return False
+        return not self.human_to_move()
+
     def update(self, dt: float) -> None:
         self.clock += dt
         if getattr(self.app, "top", self) is not self:

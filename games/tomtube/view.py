@@ -679,6 +679,19 @@ class TomTubeScene(TableScene):
     def animating(self) -> bool:
         return self.anim is not None
 
+    def board_busy(self) -> bool:
+        """Redraw policy: the floating points, the pulsing hint, and the pulsing triangles to fill or
+        move destinations of a human's turn move (a gliding astronaut is :meth:`animating`)."""
+        if self.float_text is not None or self.hint_spot() is not None:
+            return True
+        ph = self.phase_for_human()
+        if ph in ("fill", "fill_other"):
+            return True
+        if ph == "turn" and self.mode is not None and self.anim is None and self.destinations():
+            pulse = 0.5 + 0.5 * math.sin(self.clock * 4.0)     # the rings' radii, whole px as drawn
+            return self.looks_changed("rings", (int(self.s * 0.3 + 2 * pulse), int(self.s * 0.26 + 2 * pulse)))
+        return False
+
     def gliding(self) -> bool:
         """Whether an astronaut is on his way along a drift path (shown, not yet arrived)."""
         return self.anim is not None

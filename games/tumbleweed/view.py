@@ -564,6 +564,11 @@ class TumbleweedScene(TableScene):
         return True
 
     # ------------------------------------------------------------------ update
+    def board_busy(self) -> bool:
+        """Redraw policy: only the chosen hex of a move waiting for confirmation pulses."""
+        pv = self.preview()
+        return bool(pv is not None and pv["firm"] and pv["legal"])
+
     def settle(self) -> None:
         if self.pending is not None and not (self.state.phase == "play" and self.human_turn()):
             self.pending = None
