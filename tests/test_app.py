@@ -782,3 +782,12 @@ def test_the_window_is_drawn_into_directly_only_at_the_logical_size(app, tmp_pat
     assert app.surface is pygame.display.get_surface() and _pixels(app) == direct
     assert pygame.image.load(str(app.screenshot(tmp_path / "shot.png"))).get_size() == App.LOGICAL_SIZE
 
+
+def test_idle_figure_of_the_bench_draws_nothing_on_a_still_screen():
+    from sim.app.bench import _launcher, waiting_for_human
+    from sim.app.framebench import idle_cpu
+
+    cpu, drawn, _settled = idle_cpu(_launcher, seconds=0.3)
+    assert drawn == 0 and cpu >= 0.0
+    cpu, drawn, _settled = idle_cpu(waiting_for_human("streetcar"), seconds=0.3)
+    assert drawn == 0

@@ -721,7 +721,7 @@ def test_bench_frames_prints_the_drag_figures(monkeypatch):
     SPEC.bench(lines.append)
     assert lines[0] == "tokami: engine figures" and len(lines) == 2
     assert lines[1].startswith("tokami screen: frame time at 1280x800") and ", while dragging a stick: " in lines[1]
-    assert "median" in lines[1] and "p95" in lines[1] and "(CPU median" in lines[1]
+    assert "CPU median" in lines[1] and "p95" in lines[1] and "x the bare frame" in lines[1]
 
 
 def test_hot_seat_players_name_their_seats_in_the_set_up_dialog(app):
