@@ -644,3 +644,33 @@ def test_the_scan_of_awake_sticks_matches_reading_every_body(cube):
         check()
     assert seen_asleep and seen_mixed
 
+
+def test_loads_read_in_one_batch_equal_the_loads_of_each_sticks_contacts(cube):
+    """``loads_of`` (the space's contacts in one call, sleeping sticks remembered) reads what ``loads``
+    reads stick by stick, through a settle, a pull that wakes the pile and its coming to rest again."""
+    w = TokamiWorld(cube)
+    sid = max(cube, key=lambda i: model.highest_point(cube[i]))
+    kinds = set()
+
+    def check():
+        ref = w.loads()
+        got = w.loads_of(w.ids())
+        assert set(got) == set(ref)
+        for k, v in ref.items():
+            assert got[k] == pytest.approx(v, rel=1e-9, abs=1e-12)
+            kinds.add((w.body(k).is_sleeping, v > 1.0))
+
+    for _ in range(200):
+        w.step()
+        check()
+    x, y = w.pose(sid)[2:4]
+    w.hand.grab(sid, (x, y))
+    for k in range(200):
+        w.hand.move_to((x + 0.1 * k, y + 0.2 * k))
+        w.step()
+        check()
+    w.hand.release()
+    for _ in range(400):
+        w.step()
+        check()
+    assert kinds >= {(True, True), (False, True)}      # loaded sticks read asleep and awake

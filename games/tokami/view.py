@@ -174,21 +174,8 @@ def last_turn_tracks(match: Match) -> list[tuple[Any, list]]:
 
 def loads_part(world: TokamiWorld, part: int, parts: int) -> dict[int, float]:
     """``TokamiWorld.loads`` for the sticks whose id is ``part`` modulo ``parts`` (stick weights), so a
-    screen can spread the reading over several frames."""
-    unit = model.STICK_MASS * model.GRAVITY * world.world.settings.dt
-    out: dict[int, float] = {}
-    acc = [0.0]
-
-    def visit(arb) -> None:
-        acc[0] += arb.total_impulse.length
-
-    for sid in world.ids():
-        if sid % parts != part:
-            continue
-        acc[0] = 0.0
-        world.body(sid).each_arbiter(visit)
-        out[sid] = acc[0] / unit
-    return out
+    screen can spread the reading over several frames (read in one batch: ``TokamiWorld.loads_of``)."""
+    return world.loads_of([sid for sid in world.ids() if sid % parts == part])
 
 
 def fits(world: TokamiWorld, sid: int, pose: model.Pose) -> bool:
