@@ -63,6 +63,7 @@ class BoardScene(TableScene):
     DRAG_SLOP = 6          # px a press may move and still count as a click
     BANNER_TIME = 1.6
     HAND_DRAG_S = 54       # size of a tile dragged outside the board
+    opaque = True          # draw() starts with the full-size background
 
     def _init_board_view(self) -> None:
         # camera: unit-size world point shown at VIEW_CENTER, corner radius in px

@@ -223,6 +223,7 @@ class TokamiScene(TableScene):
     ``SPEC.make_bot``. Options: ``bots`` ({seat: bot} to use instead of the registry's)."""
 
     title = "Tokami"
+    opaque = True          # draw() starts with the full-size background
 
     def __init__(self, app: Any, match: Match, **opts: Any):
         super().__init__(app, match, get_spec("tokami"))

@@ -626,9 +626,12 @@ class App:
         self._dirty = True
 
     def draw(self) -> None:
-        """Draw the top non-overlay scene and the overlays above it onto :attr:`surface`."""
-        self.surface.fill(self.theme.bg)
-        for scene in self.visible_scenes():
+        """Draw the top non-overlay scene and the overlays above it onto :attr:`surface` (cleared to
+        the theme's background first unless that scene is ``opaque``)."""
+        scenes = self.visible_scenes()
+        if not (scenes and scenes[0].opaque):
+            self.surface.fill(self.theme.bg)
+        for scene in scenes:
             scene.draw(self.surface)
 
     def visible_scenes(self) -> list[Scene]:

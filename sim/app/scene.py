@@ -10,6 +10,8 @@ Contract between the app (``sim.app.app.App``) and every scene:
 * ``update(dt)``: called with the fixed step ``App.STEP`` (1/60 s) zero or more times a frame.
 * ``draw(surface)``: draw onto the logical surface; must not change any game state.
 * ``overlay = True`` scenes (dialogs) are drawn over the scene below them, which is drawn first.
+  ``opaque = True``: the scene's ``draw`` paints every pixel (a full-size background first), so the
+  app does not clear the surface before it.
 * ``wants_frame() -> bool``: whether the scene must be drawn again although no event arrived (an
   animation, a clock or pulse on screen, a bot to move, physics awake, something polled). The app draws
   a frame after every event and when the stack changes anyway, plus one more after the last frame a
@@ -31,6 +33,8 @@ class Scene:
     """Base scene: consumes nothing, draws nothing."""
 
     overlay = False
+    #: Whether draw() paints every pixel of the logical surface (then the app does not clear it first).
+    opaque = False
     #: Title shown in window caption / screenshots.
     title = "Playtable"
 
