@@ -165,6 +165,7 @@ class StreetcarScene(TableScene):
     """
 
     title = "Streetcar"
+    opaque = True          # draw() covers the screen: the board layer, then the panel
 
     BOT_DELAY = BOT_DELAY
 

@@ -196,6 +196,7 @@ class TomTubeScene(TableScene):
     come from the config's ``seats`` (default: two humans at this machine)."""
 
     title = "Tom Tube"
+    opaque = True          # draw() covers the screen: the board layer, then the panel
 
     BOT_DELAY = BOT_DELAY
     HINT_LEVEL = "hard"

@@ -203,6 +203,7 @@ class TumbleweedScene(TableScene):
     """
 
     title = "Tumbleweed"
+    opaque = True          # draw() covers the screen: the board layer, then the panel
 
     BOT_DELAY = BOT_DELAY
 
