@@ -791,3 +791,24 @@ def test_idle_figure_of_the_bench_draws_nothing_on_a_still_screen():
     assert drawn == 0 and cpu >= 0.0
     cpu, drawn, _settled = idle_cpu(waiting_for_human("streetcar"), seconds=0.3)
     assert drawn == 0
+
+
+def test_gobble_solitaire_is_still_again_after_a_placement(app):
+    """A screen with its own update (Gobble Solitaire) still stops redrawing once the placement's
+    animations are over: the age of the last action comes from the app's clock."""
+    spec = registry.get_spec("gobble-solitaire")
+    m = Match(spec.make_rules(), None, 3)
+    scene = app.start_match(spec, m, autosave=False)
+    app.audio.play = lambda name: None
+    placed = 0
+    for _ in range(3):
+        st = m.state
+        acts = [a for a in m.rules.legal_actions(st, 0) if a.get("t") == "place"]
+        if not acts:
+            break
+        m.submit(0, acts[0])
+        placed += 1
+        app.step([], STEP)
+        assert app.needs_draw()
+        _settle(app, 240)
+    assert placed and scene.state.board

@@ -65,6 +65,7 @@ class TableScene(Scene):
         self.worker = self.bots.worker
         self.bot_error: str | None = None
         self.since = self.BOT_DELAY                  # s since the last action was shown
+        self._acted_at = -self.BOT_DELAY             # app time of the last action (redraw policy)
         self.clock = 0.0                             # s of screen time, for messages and animation
         self.msg: tuple[str, tuple, float] | None = None
         self.show_result = True
@@ -88,6 +89,7 @@ class TableScene(Scene):
 
     def _table_events(self, match: Any, events: list) -> None:
         self.since = 0.0
+        self._acted_at = self._now()
         self.hint = None
         self._cancel_hint()
         self._on_events(match, events)
@@ -473,9 +475,15 @@ class TableScene(Scene):
     def animate(self, dt: float) -> None:
         """The game's animations, ``dt`` s on (they run under dialogs too)."""
 
+    def _now(self) -> float:
+        return float(getattr(self.app, "time", 0.0))
+
     def wants_frame(self) -> bool:
-        """Whether the screen must be drawn again with no input (the module doc's redraw policy)."""
-        if self.since < self.BOT_DELAY or self.msg is not None or self._hint_job is not None or self.remote:
+        """Whether the screen must be drawn again with no input (the module doc's redraw policy; the
+        age of the last action is read from the app's clock, as screens with their own ``update`` may
+        not keep ``since``)."""
+        if self._now() - self._acted_at < self.BOT_DELAY or self.msg is not None or self._hint_job is not None \
+                or self.remote:
             return True
         if not self.match.is_over():
             act = self.rules.active_players(self.state)
