@@ -65,19 +65,22 @@ def launcher_frames(frames: int = 200) -> dict[str, list[tuple[float, float]]]:
 
 
 def waiting_for_human(name: str) -> Callable[[Any], Any]:
-    """A set-up for :func:`framebench.idle_cpu`: a new match of game ``name`` with the seats ``play``
-    gives it by default (a human and the game's bots), seed 1, shown by the game's screen."""
+    """A set-up for :func:`framebench.idle_cpu`: a new match of game ``name`` with its default seats
+    (``GameSpec.default_players``: a human and the game's bots) and options, seed 1, shown by the
+    game's screen."""
     def setup(app: Any) -> Any:
-        from sim.core.match import Match
+        from sim.core.match import Match, check_setup
         from sim.core.registry import get_spec
 
-        from .cli import build_parser, seats_config
         spec = get_spec(name)
-        args, _extra = build_parser().parse_known_args(["play", name])
-        config = seats_config(spec, None, None, options=args)
         rules = spec.make_rules()
-        match = Match(rules, config, 1)
-        return app.start_match(spec, match, autosave=False)
+        config = None
+        if spec.default_players:
+            config = {"seats": list(spec.default_players)}
+            if spec.players_key:
+                config[spec.players_key] = len(spec.default_players)
+            config = check_setup(rules, config)
+        return app.start_match(spec, Match(rules, config, 1), autosave=False)
     return setup
 
 
