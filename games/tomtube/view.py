@@ -691,9 +691,11 @@ class TomTubeScene(TableScene):
         ph = self.phase_for_human()
         if ph in ("fill", "fill_other"):
             return True
-        if ph == "turn" and self.mode is not None and self.anim is None and self.destinations():
+        targets = self.destinations() if ph == "turn" and self.mode is not None and self.anim is None else {}
+        if targets:
             pulse = 0.5 + 0.5 * math.sin(self.clock * 4.0)     # the rings' radii, whole px as drawn
-            return self.looks_changed("rings", (int(self.s * 0.3 + 2 * pulse), int(self.s * 0.26 + 2 * pulse)))
+            kinds = {0.3 if n in MODULE_BY_NAME else 0.26 for n in targets}
+            return self.looks_changed("rings", tuple(sorted(int(self.s * k + 2 * pulse) for k in kinds)))
         return False
 
     def gliding(self) -> bool:

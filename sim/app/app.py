@@ -679,7 +679,8 @@ class App:
     def wait_events(self, timeout: float) -> list:
         """The events that arrive within ``timeout`` s (returns as soon as there is one; an empty list
         after the timeout). Blocks in the window system where it can; a driver that cannot block
-        (dummy, offscreen) is polled every 10 ms, since SDL would poll it every 1 ms."""
+        (dummy, offscreen: no window, no person at it) is polled every 20 ms, since SDL would poll it
+        every 1 ms."""
         if pygame.display.get_driver() not in ("dummy", "offscreen"):
             ev = pygame.event.wait(max(1, int(timeout * 1000)))
             return [] if ev.type == pygame.NOEVENT else [ev] + pygame.event.get()
@@ -689,7 +690,7 @@ class App:
             left = end - _walltime.monotonic()
             if events or left <= 0:
                 return events
-            _walltime.sleep(min(0.01, left))
+            _walltime.sleep(min(0.02, left))
 
     def run(self, frames: int | None = None, screenshot: str | Path | None = None,
             seconds: float | None = None) -> int:
