@@ -30,7 +30,7 @@ def run_bench(game: str | None = None, idle: float = IDLE_SECONDS) -> int:
         get_spec(game)  # unknown names fail before anything runs
     out(f"playtable bench (Python {sys.version.split()[0]})")
     floor = framebench.floor_frames()
-    framebench.report(out, "bare frame: fill + flip at 1280x800 (dummy driver)", {"nothing drawn": floor})
+    out(f"bare frame: fill + flip at 1280x800 (dummy driver), nothing drawn: {framebench.describe(floor)}")
     if game is None:
         framebench.report(out, "launcher: frame time when drawn (dummy driver)", launcher_frames())
     for name in game_names():
