@@ -685,3 +685,130 @@ def test_hostile_fuzz_of_boards_dialogs_and_text_fields():
             a.pop()
     finally:
         a.close()
+
+
+# ---------------------------------------------------------------- redraw policy
+def _pixels(app):
+    return pygame.image.tobytes(app.surface, "RGB")
+
+
+def _settle(app, frames=40):
+    """Steps until no scene wants a frame (a still screen); fails if it never gets there."""
+    for _ in range(frames):
+        app.step([], STEP)
+        if not app.needs_draw():
+            return
+    raise AssertionError("the screen never became still")
+
+
+def test_a_still_launcher_is_not_redrawn_and_a_posted_event_shows_within_one_frame(app):
+    scene = app.push(LauncherScene(app))
+    app.idle_wait = True             # the real loop's path: wait for events while nothing changes
+    app.run(frames=3)
+    assert not app.needs_draw()
+    drawn, before = app.frames_drawn, _pixels(app)
+    app.run(frames=2)
+    assert app.frames_drawn == drawn and _pixels(app) == before
+    play = scene.entries[0].play
+    pygame.event.post(motion(play.rect.center))
+    app.run(frames=1)
+    assert play.hover
+    assert app.frames_drawn == drawn + 1 and _pixels(app) != before
+
+
+def test_a_waiting_game_screen_redraws_on_input_and_on_a_move_only(app):
+    from games.tumbleweed.view import demo_match
+
+    m = demo_match(8, 6, seed=3)
+    spec = registry.get_spec("tumbleweed")
+    scene = app.start_match(spec, m, autosave=False)
+    app.audio.play = lambda name: None
+    _settle(app)
+    drawn, before = app.frames_drawn, _pixels(app)
+    for _ in range(5):
+        app.step([], STEP)
+    assert app.frames_drawn == drawn
+    # the pointer over an empty hex: the preview is drawn in the very next frame
+    seat = m.active_players()[0]
+    cell = next((a["q"], a["r"]) for a in m.rules.legal_actions(m.state, seat) if a.get("t") == "place")
+    app.step([motion(scene.cell_pos(cell))], STEP)
+    assert app.frames_drawn == drawn + 1 and _pixels(app) != before
+    _settle(app)
+    # a move that reaches the match outside the screen's input (a bot's, the network's) is shown at once
+    drawn, before = app.frames_drawn, _pixels(app)
+    m.submit(seat, next(a for a in m.rules.legal_actions(m.state, seat) if a.get("t") == "place"))
+    app.step([], STEP)
+    assert app.frames_drawn == drawn + 1 and _pixels(app) != before
+
+
+def test_a_scene_that_says_nothing_is_drawn_every_frame(app):
+    class Ticker(Scene):
+        def __init__(self, app):
+            super().__init__(app)
+            self.n = 0
+
+        def draw(self, surface):
+            self.n += 1
+
+    t = app.push(Ticker(app))
+    for _ in range(4):
+        app.step([], STEP)
+    assert t.n == 4 and app.needs_draw()
+
+
+def test_a_toast_is_drawn_and_wiped_then_the_screen_is_still(app):
+    app.push(LauncherScene(app))
+    _settle(app)
+    plain = _pixels(app)
+    app.toast("Hello", 0.1)
+    app.step([], STEP)
+    assert _pixels(app) != plain
+    for _ in range(12):
+        app.step([], STEP)
+    assert _pixels(app) == plain and not app.needs_draw()
+
+
+def test_the_window_is_drawn_into_directly_only_at_the_logical_size(app, tmp_path):
+    app.push(LauncherScene(app))
+    app.step([], STEP)
+    assert app.surface is pygame.display.get_surface()
+    direct = _pixels(app)
+    app.set_window_size((800, 500))
+    app.step([], STEP)
+    assert app.surface is not pygame.display.get_surface() and app.surface.get_size() == App.LOGICAL_SIZE
+    assert _pixels(app) == direct            # the same logical picture, scaled into the window
+    app.set_window_size(App.LOGICAL_SIZE)
+    app.step([], STEP)
+    assert app.surface is pygame.display.get_surface() and _pixels(app) == direct
+    assert pygame.image.load(str(app.screenshot(tmp_path / "shot.png"))).get_size() == App.LOGICAL_SIZE
+
+
+def test_idle_figure_of_the_bench_draws_nothing_on_a_still_screen():
+    from sim.app.bench import _launcher, waiting_for_human
+    from sim.app.framebench import idle_cpu
+
+    cpu, drawn, _settled = idle_cpu(_launcher, seconds=0.3)
+    assert drawn == 0 and cpu >= 0.0
+    cpu, drawn, _settled = idle_cpu(waiting_for_human("streetcar"), seconds=0.3)
+    assert drawn == 0
+
+
+def test_gobble_solitaire_is_still_again_after_a_placement(app):
+    """A screen with its own update (Gobble Solitaire) still stops redrawing once the placement's
+    animations are over: the age of the last action comes from the app's clock."""
+    spec = registry.get_spec("gobble-solitaire")
+    m = Match(spec.make_rules(), None, 3)
+    scene = app.start_match(spec, m, autosave=False)
+    app.audio.play = lambda name: None
+    placed = 0
+    for _ in range(3):
+        st = m.state
+        acts = [a for a in m.rules.legal_actions(st, 0) if a.get("t") == "place"]
+        if not acts:
+            break
+        m.submit(0, acts[0])
+        placed += 1
+        app.step([], STEP)
+        assert app.needs_draw()
+        _settle(app, 240)
+    assert placed and scene.state.board

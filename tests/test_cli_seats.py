@@ -90,9 +90,16 @@ def test_config_of_a_seated_game():
 
 
 def test_bench_runs_only_the_named_game(fake_game, capsys):
-    assert cli.main(["bench", "fake"]) == 0
+    assert cli.main(["bench", "fake", "--idle", "0"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[1:] == ["fake: 1 figure"]
+    assert out[1].startswith("bare frame: fill + flip at 1280x800") and "CPU median" in out[1]
+    assert out[2:] == ["fake: 1 figure"]
+
+
+@pytest.mark.parametrize("value", ["-1", "soon", "nan", "5000"])
+def test_bench_idle_seconds_are_checked(value, capsys):
+    assert cli.main(["bench", "--idle", value]) == 2
+    assert "--idle" in capsys.readouterr().err
 
 
 def test_help_lists_every_games_own_flags(capsys):

@@ -613,3 +613,64 @@ def test_driver_actions_are_accepted_by_the_rules():
     m.submit(PHYSICS, settle_action(s))
     assert m.state.phase == "turn" and 35 not in m.state.poses
     assert not m.rules.invariants(m.state)
+
+
+def test_the_scan_of_awake_sticks_matches_reading_every_body(cube):
+    """``World._scan`` stops at the first sleeping body (the space lists awake bodies first): through a
+    settle, a pull and the pile coming to rest again it lists exactly the awake sticks, in order."""
+    w = TokamiWorld(cube)
+    sid = max(cube, key=lambda i: model.highest_point(cube[i]))
+    seen_asleep = seen_mixed = False
+
+    def check():
+        nonlocal seen_asleep, seen_mixed
+        full = [(k, float(b.position.x), float(b.position.y)) for k, b in w.world.items() if not b.is_sleeping]
+        assert [(k, x, y) for k, x, y, _v in w.world.awake] == full
+        seen_asleep |= not full
+        seen_mixed |= 0 < len(full) < len(w.world)
+
+    for _ in range(400):
+        w.step()
+        check()
+    x, y = w.pose(sid)[2:4]
+    w.hand.grab(sid, (x, y))
+    for k in range(240):
+        w.hand.move_to((x + 0.1 * k, y + 0.2 * k))
+        w.step()
+        check()
+    w.hand.release()
+    for _ in range(600):
+        w.step()
+        check()
+    assert seen_asleep and seen_mixed
+
+
+def test_loads_read_in_one_batch_equal_the_loads_of_each_sticks_contacts(cube):
+    """``loads_of`` (the space's contacts in one call, sleeping sticks remembered) reads what ``loads``
+    reads stick by stick, through a settle, a pull that wakes the pile and its coming to rest again."""
+    w = TokamiWorld(cube)
+    sid = max(cube, key=lambda i: model.highest_point(cube[i]))
+    kinds = set()
+
+    def check():
+        ref = w.loads()
+        got = w.loads_of(w.ids())
+        assert set(got) == set(ref)
+        for k, v in ref.items():
+            assert got[k] == pytest.approx(v, rel=1e-9, abs=1e-12)
+            kinds.add((w.body(k).is_sleeping, v > 1.0))
+
+    for _ in range(200):
+        w.step()
+        check()
+    x, y = w.pose(sid)[2:4]
+    w.hand.grab(sid, (x, y))
+    for k in range(200):
+        w.hand.move_to((x + 0.1 * k, y + 0.2 * k))
+        w.step()
+        check()
+    w.hand.release()
+    for _ in range(400):
+        w.step()
+        check()
+    assert kinds >= {(True, True), (False, True)}      # loaded sticks read asleep and awake

@@ -541,3 +541,29 @@ def test_screenshot_of_a_drift_in_progress(app, tmp_path):
     assert far > scene.s * 0.3       # between spheres, on his way
     colour = PALETTE[("TOM", "DAVE")[st.turn]]
     assert close(pixel(img, (x + scene.s * 0.09, y + scene.s * 0.07)), colour, 35)
+
+
+def test_the_board_picture_repainted_where_boards_differ_equals_a_whole_repaint(app):
+    """The board picture after placements, take-backs and jumps between positions (painted again only
+    where the boards differ, or taken from the last few kept) is the very picture painted whole."""
+    from types import SimpleNamespace
+
+    m = demo_match(30, seed=4)
+    scene = app.start_match(SPEC, m, autosave=False)
+    app.step([], 1 / 60)
+    boards = []
+    for s in m.states:
+        if not boards or s.board is not boards[-1].board:
+            boards.append(s)
+    assert len(boards) >= 12
+    order = list(range(len(boards))) + [len(boards) - 3, len(boards) - 1, 2, 5, 4, 9, 0, len(boards) - 1]
+    partial = 0
+    for i in order:
+        scene.match = SimpleNamespace(state=boards[i], cursor=0, listeners=[])
+        before = scene._big_board
+        got = pygame.image.tobytes(scene._board_layer(), "RGB")
+        partial += before is not None and scene._big_board is boards[i].board and before is not boards[i].board
+        big = scene._space_cache[1].copy()
+        scene.paint_board(big, scene.xf.times(ttview.SS), boards[i].board)
+        assert got == pygame.image.tobytes(pygame.transform.smoothscale(big, ttview.BOARD.size), "RGB"), i
+    assert partial >= 10

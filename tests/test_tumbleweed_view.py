@@ -502,3 +502,37 @@ def test_screenshot_mid_game_size_8_with_influence_and_last_move(app, tmp_path):
     app.step([motion((2, 790))], STEP)
     x, y = scene.cell_pos(mine[0])
     assert _close(_pixel(app.surface, (x - s * 0.55, y)), twdraw.CELL)
+
+
+@pytest.mark.parametrize("prefs", [{}, {"influence": False, "captures": False, "last_move": False}])
+def test_the_position_layer_repainted_where_hexes_changed_equals_a_whole_repaint(app, prefs):
+    """After moves, take-backs and redos the position layer (painted again only around the hexes whose
+    look changed) is the very picture built whole."""
+    m = demo_match(8, 36, seed=5)
+    scene = app.start_match(SPEC, m, autosave=False, prefs=dict(PREF_DEFAULTS, confirm=False, **prefs))
+    app.step([], 1 / 60)
+    partial = 0
+
+    def check():
+        nonlocal partial
+        kept = scene._pos_cache
+        got = pygame.image.tobytes(scene._position_layer(), "RGB")
+        partial += kept is not None and scene._pos_cache[2] is kept[2] and kept[1] is not m.state
+        kept = scene._pos_cache
+        scene._pos_cache = None
+        assert got == pygame.image.tobytes(scene._position_layer(), "RGB"), m.cursor
+        scene._pos_cache = kept
+
+    check()
+    for _ in range(8):
+        assert m.undo()
+        check()
+    for _ in range(5):
+        assert m.redo()
+        check()
+    for k in range(4):
+        seat = m.active_players()[0]
+        legal = [a for a in m.rules.legal_actions(m.state, seat) if a["t"] == "place"]
+        m.submit(seat, legal[(k * 7) % len(legal)])
+        check()
+    assert partial >= 15

@@ -66,6 +66,7 @@ class BoardScene(TableScene):
     DRAG_SLOP = 6          # px a press may move and still count as a click
     BANNER_TIME = 1.6
     HAND_DRAG_S = 54       # size of a tile dragged outside the board
+    opaque = True          # draw() starts with the full-size background
 
     def board_rect(self) -> pygame.Rect:
         """The part of the board area the Tantrix is drawn in (below the notices)."""
@@ -474,6 +475,18 @@ class BoardScene(TableScene):
         self.hold = None
 
     # ------------------------------------------------------------------ update helpers
+    def feedback_busy(self) -> bool:
+        """Whether the shared feedback moves: a flying tile, the flash, the banner, the camera gliding
+        to its fitted view, or the pulsing hint."""
+        if self.fly is not None or self.flash is not None or self.banner is not None:
+            return True
+        if self.hint is not None and self.hint[0] == self.match.cursor:
+            return True
+        if self.auto_cam and self.hold is None:
+            s, c = self._fit_target()
+            return s != self.s or abs(c[0] - self.cam[0]) + abs(c[1] - self.cam[1]) > 0.002
+        return False
+
     def _tick_feedback(self, dt: float) -> None:
         if self.msg is not None and self.clock >= self.msg[2]:
             self.msg = None

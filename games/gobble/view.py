@@ -448,6 +448,23 @@ class SolitaireScene(BoardScene):
             self.result = {"stats": load_stats(), "counted": False}
         self._refresh_buttons()
 
+    def board_busy(self) -> bool:
+        """Redraw policy: the feedback moves, the drawn tile slides in, a glow pulses (a tile that fits
+        a gobble space, a rescuable penalty tile), the penalty is about to be sent, or the clock's
+        shown second changed (it is asked once a frame)."""
+        ticked = self.looks_changed("clock", fmt_time(self.elapsed))
+        if ticked or self.feedback_busy() or self.draw_in < 1.0:
+            return True
+        st = self.state
+        if self.match.is_over():
+            return self.result is None
+        if st.phase == "penalty":
+            return self.hold is None
+        glow = (st.phase == "place" and st.held is not None and self.fits_gobble(st.held)) or \
+            (st.phase == "rescue" and st.penalty and self.placements(st.penalty[-1]))
+        # the glow's alpha is drawn in steps of 10
+        return bool(glow) and self.looks_changed("glow", int(90 * (0.5 + 0.5 * math.sin(self.clock * 4.0))) // 10)
+
     def _count_finished_game(self) -> None:
         """Add the finished game to the personal statistics, once. Called from the match listener on
         the final action, which runs before the autosave listener removes the autosave, so a crash

@@ -631,6 +631,11 @@ class RaceScene(BoardScene):
             self._sound("win" if won or not self.humans() else "lose")
         self._refresh_buttons()
 
+    def board_busy(self) -> bool:
+        """Redraw policy: every frame while the race runs (its clock, the bots); after it, while the
+        feedback, notices or panel flashes move."""
+        return not self.match.is_over() or self.feedback_busy() or bool(self.notices or self.panel_flash)
+
     # ------------------------------------------------------------------ drawing
     def _decorate_background(self, surf) -> None:
         th = self.theme

@@ -167,6 +167,7 @@ class StreetcarScene(TableScene):
 
 
     title = "Streetcar"
+    opaque = True          # draw() covers the screen: the board layer, then the panel
 
     BOT_DELAY = BOT_DELAY
 
@@ -825,6 +826,14 @@ class StreetcarScene(TableScene):
     def animating(self) -> bool:
         """Whether dice are tumbling or a tram is moving."""
         return bool(self.anim_roll is not None or self.anim_tram or self.anim_jump)
+
+    def board_busy(self) -> bool:
+        """Redraw policy: a fading flash, the pulsing hint, terminals pulsing while the start is chosen,
+        the pulsing square of a placement waiting for its pair (dice and trams are :meth:`animating`)."""
+        st = self.state
+        if self.flash or self.start_mode or (self.hint is not None and self.hint[0] == self.match.cursor):
+            return True
+        return bool(st.pending and st.phase == "play" and self.human_turn())
 
     # ------------------------------------------------------------------ input
     def handle_input(self, event: Any) -> bool:

@@ -6,6 +6,7 @@ time while dragging).
 
 * the physics step cost (µs per 1/240 s step) of the crisscross cube with sleeping switched off, so all
   36 sticks stay awake the whole time (research/tokami.md §4 measured 211-226 µs at 20 iterations);
+* the step cost of the settled cube once every stick sleeps, beside pymunk's own ``space.step``;
 * the bots' think time per decision by level (mean, p95 and max, CPU seconds and wall seconds, and the
   level's budget): each level decides the raise and the winning stick on the full settled pile and on
   six later positions (reached by easy bots playing a few turns).
@@ -46,6 +47,26 @@ def bench_step(out: Callable[[str], None], steps: int = 1200) -> float:
     awake = len(w.speeds())
     out(f"tokami: physics step with all 36 sticks awake: {us:.0f} us CPU per 1/240 s step ({wall:.0f} us wall; "
         f"{steps} steps, {awake} sticks awake at the end, {len(w.fallen)} fallen)")
+    return us
+
+
+def bench_asleep(out: Callable[[str], None], steps: int = 2400) -> float:
+    """CPU µs per physics step of the settled cube once every stick sleeps, against pymunk's own
+    ``space.step`` on the same space; prints both and returns the world's."""
+    w = TokamiWorld(dict(enumerate(model.cube_poses())))
+    w.settle()
+    w.step(240)
+    asleep = sum(1 for sid in w.ids() if w.body(sid).is_sleeping)
+    c0 = time.process_time()
+    w.step(steps)
+    us = (time.process_time() - c0) / steps * 1e6
+    dt = w.world.settings.dt
+    c0 = time.process_time()
+    for _ in range(steps):
+        w.space.step(dt)
+    bare = (time.process_time() - c0) / steps * 1e6
+    out(f"tokami: physics step of the settled pile ({asleep} of {len(w.ids())} sticks asleep): {us:.1f} us CPU "
+        f"per step (pymunk's space.step alone: {bare:.1f} us; {steps} steps)")
     return us
 
 
@@ -170,6 +191,7 @@ def bench_lan(out: Callable[[str], None]) -> None:
 def run(out: Callable[[str], None] = print) -> None:
     """Print the Tokami engine figures (see the module doc)."""
     bench_step(out)
+    bench_asleep(out)
     bench_think(out)
     bench_lan(out)
 

@@ -266,6 +266,138 @@ def tension_level(load: float) -> float:
     return max(0.0, min(1.0, (load - TENSION_LOW) / (TENSION_HIGH - TENSION_LOW)))
 
 
+class _Pictures:
+    """Pictures of still sticks by key (pose and look): a key met in two :func:`draw_sticks` calls in a
+    row gets its picture (a stick in motion is drawn directly, as building a picture would cost more);
+    once the store holds more than ``limit``, pictures not used in the last call are dropped."""
+
+    def __init__(self, limit: int = 400):
+        self.limit = limit
+        self.store: dict = {}
+        self.used: set = set()
+        self.met: set = set()
+        self.met_before: set = set()
+
+    def next_call(self) -> None:
+        self.met_before, self.met = self.met, set()
+        if len(self.store) > self.limit:
+            self.store = {k: v for k, v in self.store.items() if k in self.used}
+        self.used = set()
+
+    def get(self, key):
+        """The picture of ``key``, or None (then :meth:`worth` says whether to make it)."""
+        hit = self.store.get(key)
+        if hit is not None:
+            self.used.add(key)
+        return hit
+
+    def worth(self, key) -> bool:
+        """Whether ``key`` was met in the last call too (else it is noted, and drawn directly)."""
+        if key in self.met_before:
+            return True
+        self.met.add(key)
+        return False
+
+    def put(self, key, value):
+        self.store[key] = value
+        self.used.add(key)
+        return value
+
+
+#: Geometry of sticks by pose and slice (bounded: cleared when full), pictures of their sides and
+#: front faces: a stick that has not moved costs a blit.
+_PARTS: dict = {}
+_SIDES = _Pictures()
+_FRONTS = _Pictures()
+_CACHE_MAX = 1500
+#: Colour key of the cached front pictures (never a stick, mark or cue colour).
+_KEY = (255, 0, 254)
+#: px around a front face that its cues may reach (edges up to 3 px, the wobble's 1.5 px offset)
+_MARGIN = 6
+
+
+def _parts(proj: Projection, pose: model.Pose, d: int):
+    """:func:`_prism_parts` of the stick in ``pose`` in slice ``d`` (cached per projection and pose)."""
+    key = (proj.scale, proj.origin, pose, d)
+    hit = _PARTS.get(key)
+    if hit is None:
+        if len(_PARTS) >= _CACHE_MAX:
+            _PARTS.clear()
+        hit = _PARTS[key] = _prism_parts(proj, outline(pose), d, d + 1)
+    return hit
+
+
+def _sides(surface, proj, pose, d: int, face) -> list:
+    """The sides of the stick in ``pose`` that show in slice ``d`` (a picture cached per pose, as in
+    :func:`_front`); returns its front face's screen polygon in that slice."""
+    key = (proj.scale, proj.origin, pose, d, face)
+    hit = _SIDES.get(key)
+    if hit is None:
+        front, sides = _parts(proj, pose, d)
+        top, side, _dark = _shades(face)
+        if not _SIDES.worth(key):
+            for quad, up in sides:
+                pygame.draw.polygon(surface, top if up else side, quad)
+            return front
+        pts = [p for quad, _up in sides for p in quad]
+        img = None
+        ox = oy = -1
+        if pts:
+            ox = math.floor(min(p[0] for p in pts)) - 1
+            oy = math.floor(min(p[1] for p in pts)) - 1
+        if ox >= 0 and oy >= 0:
+            w = math.ceil(max(p[0] for p in pts)) - ox + 2
+            h = math.ceil(max(p[1] for p in pts)) - oy + 2
+            img = pygame.Surface((w, h))
+            img.fill(_KEY)
+            for quad, up in sides:
+                pygame.draw.polygon(img, top if up else side, [(x - ox, y - oy) for x, y in quad])
+            img.set_colorkey(_KEY, pygame.RLEACCEL)
+        hit = _SIDES.put(key, (img, (ox, oy), front, sides, top, side))
+    img, at, front, sides, top, side = hit
+    if img is not None:
+        surface.blit(img, at)
+    else:                          # nothing to show, or off the top or left: drawn directly
+        for quad, up in sides:
+            pygame.draw.polygon(surface, top if up else side, quad)
+    return front
+
+
+def _front(surface, proj, sid, pose, front, colour, face, theme, look: Look) -> None:
+    """The front face with its edge and cues (:func:`_decorate`), as a picture cached per pose and
+    look: pygame draws the same pixels shifted by whole px, so the blit equals drawing it here."""
+    xs = [p[0] for p in front]
+    ys = [p[1] for p in front]
+    ox, oy = math.floor(min(xs)) - _MARGIN, math.floor(min(ys)) - _MARGIN
+    if ox < 0 or oy < 0:          # off the top or left: drawn directly (whole-px shifts need x, y >= 0)
+        pygame.draw.polygon(surface, face, front)
+        pygame.draw.polygon(surface, _shades(face)[2], front, 1)
+        _decorate(surface, proj, sid, pose, front, colour, theme, look)
+        return
+    load = look.tension.get(sid, 0.0) if look.tension else 0.0
+    wob = look.wobble.get(sid, 0.0) if look.wobble and sid != look.held else 0.0
+    key = (proj.scale, proj.origin, pose, colour, face, theme.highlight, look.symbols, tension_level(load),
+           wob if wob > 2.0 else 0.0, sid == look.taboo, sid == look.hover, sid == look.held)
+    hit = _FRONTS.get(key)
+    if hit is None:
+        if not _FRONTS.worth(key):
+            pygame.draw.polygon(surface, face, front)
+            pygame.draw.polygon(surface, _shades(face)[2], front, 1)
+            _decorate(surface, proj, sid, pose, front, colour, theme, look)
+            return
+        w = math.ceil(max(xs)) - ox + _MARGIN + 1
+        h = math.ceil(max(ys)) - oy + _MARGIN + 1
+        img = pygame.Surface((w, h))
+        img.fill(_KEY)
+        shifted = [(x - ox, y - oy) for x, y in front]
+        pygame.draw.polygon(img, face, shifted)
+        pygame.draw.polygon(img, _shades(face)[2], shifted, 1)
+        _decorate(img, proj, sid, pose, shifted, colour, theme, look)
+        img.set_colorkey(_KEY, pygame.RLEACCEL)
+        hit = _FRONTS.put(key, (img, (ox, oy)))
+    surface.blit(hit[0], hit[1])
+
+
 def draw_sticks(surface: pygame.Surface, proj: Projection, poses: dict, colours, theme, look: Look) -> None:
     """Paint every stick of ``poses`` (id -> pose) back to front, each with its mark; ``colours`` maps
     or indexes stick ids to colour names.
@@ -273,6 +405,8 @@ def draw_sticks(surface: pygame.Surface, proj: Projection, poses: dict, colours,
     Slice by slice from the back lane: first the sides of everything in the slice (they reach one lane
     back), then the front faces (coplanar, and never overlapping for sticks that collide). An along-
     stick shows its front face in the front slice only (in the others it is covered anyway)."""
+    _SIDES.next_call()
+    _FRONTS.next_call()
     dim = set(look.dim_lanes)
     slices: dict[int, list[int]] = {}
     for sid in sorted(poses):
@@ -282,7 +416,6 @@ def draw_sticks(surface: pygame.Surface, proj: Projection, poses: dict, colours,
         for d in range(d0, d1):
             slices.setdefault(d, []).append(sid)
     ghost = look.ghost
-    draw_poly = pygame.draw.polygon
     for d in range(model.LANES - 1, -1, -1):
         parts = []
         for sid in slices.get(d, []):
@@ -292,16 +425,11 @@ def draw_sticks(surface: pygame.Surface, proj: Projection, poses: dict, colours,
             if pose[0] == "across" and pose[1] in dim:
                 draw_prism(surface, proj, outline(pose), d, d + 1, face, 70)
                 continue
-            front, sides = _prism_parts(proj, outline(pose), d, d + 1)
-            top, side, _dark = _shades(face)
-            for quad, up in sides:
-                draw_poly(surface, top if up else side, quad)
+            front = _sides(surface, proj, pose, d, face)
             if d == depth_range(pose)[0]:
                 parts.append((sid, pose, colour, face, front))
         for sid, pose, colour, face, front in parts:
-            draw_poly(surface, face, front)
-            draw_poly(surface, _shades(face)[2], front, 1)
-            _decorate(surface, proj, sid, pose, front, colour, theme, look)
+            _front(surface, proj, sid, pose, front, colour, face, theme, look)
         if ghost is not None:
             gpose, gcolour, ok = ghost
             g0, g1 = depth_range(gpose)

@@ -175,21 +175,8 @@ def last_turn_tracks(match: Match) -> list[tuple[Any, list]]:
 
 def loads_part(world: TokamiWorld, part: int, parts: int) -> dict[int, float]:
     """``TokamiWorld.loads`` for the sticks whose id is ``part`` modulo ``parts`` (stick weights), so a
-    screen can spread the reading over several frames."""
-    unit = model.STICK_MASS * model.GRAVITY * world.world.settings.dt
-    out: dict[int, float] = {}
-    acc = [0.0]
-
-    def visit(arb) -> None:
-        acc[0] += arb.total_impulse.length
-
-    for sid in world.ids():
-        if sid % parts != part:
-            continue
-        acc[0] = 0.0
-        world.body(sid).each_arbiter(visit)
-        out[sid] = acc[0] / unit
-    return out
+    screen can spread the reading over several frames (read in one batch: ``TokamiWorld.loads_of``)."""
+    return world.loads_of([sid for sid in world.ids() if sid % parts == part])
 
 
 def fits(world: TokamiWorld, sid: int, pose: model.Pose) -> bool:
@@ -237,6 +224,7 @@ class TokamiScene(TableScene):
     ``SPEC.make_bot``. Options: ``bots`` ({seat: bot} to use instead of the registry's)."""
 
     title = "Tokami"
+    opaque = True          # draw() starts with the full-size background
 
     def __init__(self, app: Any, match: Match, **opts: Any):
         super().__init__(app, match, get_spec("tokami"))
@@ -942,6 +930,21 @@ class TokamiScene(TableScene):
             self.banner = ("Your turn", 0.0)
 
     # ------------------------------------------------------------------ update
+    def wants_frame(self) -> bool:
+        """Redraw policy (this screen runs its own update): every frame while physics runs (the pile
+        settling, a stick in hand, fallen sticks landing, a replay), a bot is to act, a message, banner,
+        card or hint is up, or Refuse waits for its confirmation; still while a human is to act."""
+        if (self.msg is not None or self.banner is not None or self._hint_job is not None or self.remote
+                or self.card is not None or self.replay is not None or self.coda is not None
+                or self.att is not None or self.run is not None):
+            return True
+        asked = self._refuse_asked
+        if asked is not None and asked[0] == self.match.cursor and self.clock - asked[1] <= REFUSE_CONFIRM + 0.1:
+            return True
+        if self.match.is_over():
+            return False
+        return not self.human_to_move()
+
     def update(self, dt: float) -> None:
         self.clock += dt
         if getattr(self.app, "top", self) is not self:

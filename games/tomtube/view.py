@@ -197,6 +197,7 @@ class TomTubeScene(TableScene):
     come from the config's ``seats`` (default: two humans at this machine)."""
 
     title = "Tom Tube"
+    opaque = True          # draw() covers the screen: the board layer, then the panel
 
     BOT_DELAY = BOT_DELAY
     HINT_LEVEL = "hard"
@@ -212,7 +213,10 @@ class TomTubeScene(TableScene):
         self.anim: dict[str, Any] | None = None          # a gliding astronaut
         self.float_text: tuple[str, tuple, tuple, float] | None = None   # "+1 energy" after a pickup
         self._icons: dict[tuple, pygame.Surface] = {}
-        self._board_cache: tuple[Any, pygame.Surface] | None = None
+        self._board_layers: list[tuple[Any, str, pygame.Surface]] = []   # (board, palette, picture), last used last
+        self._big: pygame.Surface | None = None
+        self._big_board: Any = None                   # the board painted on _big
+        self._node_memo: dict[tuple, dict] = {}       # transform -> {node: px}
         self._space_cache: tuple[str, pygame.Surface] | None = None
         self._glow_cache: tuple[Any, pygame.Surface] | None = None
         self._ghosts: dict[tuple, tuple[pygame.Surface, tuple[int, int]]] = {}
@@ -702,6 +706,21 @@ class TomTubeScene(TableScene):
     def animating(self) -> bool:
         return self.anim is not None
 
+    def board_busy(self) -> bool:
+        """Redraw policy: the floating points, the pulsing hint, and the pulsing triangles to fill or
+        move destinations of a human's turn move (a gliding astronaut is :meth:`animating`)."""
+        if self.float_text is not None or self.hint_spot() is not None:
+            return True
+        ph = self.phase_for_human()
+        if ph in ("fill", "fill_other"):
+            return True
+        targets = self.destinations() if ph == "turn" and self.mode is not None and self.anim is None else {}
+        if targets:
+            pulse = 0.5 + 0.5 * math.sin(self.clock * 4.0)     # the rings' radii, whole px as drawn
+            kinds = {0.3 if n in MODULE_BY_NAME else 0.26 for n in targets}
+            return self.looks_changed("rings", tuple(sorted(int(self.s * k + 2 * pulse) for k in kinds)))
+        return False
+
     def gliding(self) -> bool:
         """Whether an astronaut is on his way along a drift path (shown, not yet arrived)."""
         return self.anim is not None
@@ -823,19 +842,93 @@ class TomTubeScene(TableScene):
         """The board with every tile, tube and sphere of the current position (cached per board and
         palette): painted ``SS`` times larger and scaled down."""
         b = self.state.board
-        key = (b, self.theme.name)
-        if self._board_cache is not None and self._board_cache[0][0] is b and self._board_cache[0][1] == key[1]:
-            return self._board_cache[1]
-        if self._space_cache is None or self._space_cache[0] != key[1]:
+        name = self.theme.name
+        layers = self._board_layers          # the last few boards shown (undo and redo go back to them)
+        for i, (kb, kname, surf) in enumerate(layers):
+            if kb is b and kname == name:
+                layers.append(layers.pop(i))
+                return surf
+        if self._space_cache is None or self._space_cache[0] != name:
             space = pygame.Surface((BOARD.w * SS, BOARD.h * SS))
             space.fill(self.theme.bg)
             self.paint_space(space, self.xf.times(SS))
-            self._space_cache = (key[1], space)
-        big = self._space_cache[1].copy()
-        self.paint_board(big, self.xf.times(SS), b)
-        surf = pygame.transform.smoothscale(big, BOARD.size)
-        self._board_cache = (key, surf)
+            self._space_cache = (name, space)
+            self._big = pygame.Surface(space.get_size())
+            self._big_board = None
+        space, big, xf = self._space_cache[1], self._big, self.xf.times(SS)
+        # the big picture holds the board painted last: only the part where the boards differ is
+        # painted again (everything reaching into it, in the usual order) and scaled down
+        dirty = self.board_difference(self._big_board, b, xf) if self._big_board is not None else None
+        source = next((e for e in layers if e[0] is self._big_board and e[1] == name), None)
+        surf = layers.pop(0)[2] if len(layers) >= 3 else pygame.Surface(BOARD.size)
+        if dirty is None or source is None:
+            big.blit(space, (0, 0))
+            self.paint_board(big, xf, b)
+            pygame.transform.smoothscale(big, BOARD.size, surf)
+        else:
+            if source[2] is not surf:
+                surf.blit(source[2], (0, 0))
+            for rect in dirty:
+                big.set_clip(rect)
+                big.blit(space, rect.topleft, rect)
+                self.paint_board(big, xf, b, rect)
+                big.set_clip(None)
+                small = pygame.Rect(rect.x // SS, rect.y // SS, rect.w // SS, rect.h // SS)
+                surf.blit(pygame.transform.smoothscale(big.subsurface(rect), small.size), small)
+        self._big_board = b
+        layers.append((b, name, surf))
         return surf
+
+    def board_difference(self, old, new, xf: draw.Xform) -> list[pygame.Rect]:
+        """The parts of the big board picture (px at ``xf``, aligned to ``SS``, not overlapping) that
+        differ between boards ``old`` and ``new``: around every tile, triangle and sphere one has and
+        the other not (none when they look the same)."""
+        P = self._node_px(xf)
+        groups = []
+        for slot, _rid, flip in set(old.rhombs) ^ set(new.rhombs):
+            groups.append([P(k) for k in rhomb_corners(slot, flip).values()])
+        for tri in ({t[0] for t in set(old.pieces) ^ set(new.pieces)} | (set(old.abandoned) ^ set(new.abandoned))
+                    | (set(old.covered) ^ set(new.covered))):
+            groups.append([P(k) for k in TRI_CORNERS[tri]])
+        groups += [[P(k)] for k in set(old.complete) ^ set(new.complete)]
+        m = self.paint_margin(xf)
+        rects: list[pygame.Rect] = []
+        for pts in groups:
+            x0 = max(0, math.floor((min(p[0] for p in pts) - m) / SS) * SS)
+            y0 = max(0, math.floor((min(p[1] for p in pts) - m) / SS) * SS)
+            x1 = min(BOARD.w * SS, math.ceil((max(p[0] for p in pts) + m) / SS) * SS)
+            y1 = min(BOARD.h * SS, math.ceil((max(p[1] for p in pts) + m) / SS) * SS)
+            if x1 > x0 and y1 > y0:
+                rects.append(pygame.Rect(x0, y0, x1 - x0, y1 - y0))
+        merged: list[pygame.Rect] = []
+        while rects:                         # unite overlapping ones until none overlap
+            r = rects.pop()
+            k = r.collidelist(merged)
+            while k >= 0:
+                r = r.union(merged.pop(k))
+                k = r.collidelist(merged)
+            merged.append(r)
+        return merged
+
+    def _node_px(self, xf: draw.Xform):
+        """``node -> xf.px(node_xy(node))``, remembered per transform."""
+        key = (xf.scale, xf.ox, xf.oy)
+        memo = self._node_memo.get(key)
+        if memo is None:
+            memo = self._node_memo[key] = {}
+
+        def P(n):
+            v = memo.get(n)
+            if v is None:
+                v = memo[n] = xf.px(node_xy(n))
+            return v
+        return P
+
+    @staticmethod
+    def paint_margin(xf: draw.Xform) -> float:
+        """How far (px at ``xf``) a tile's, triangle's or sphere's paint may reach beyond its corners
+        (sphere and rim, tube ends, outlines), with room to spare."""
+        return (draw.SPHERE_R * 1.5 + draw.TUBE_W) * xf.scale + 6
 
     def paint_space(self, surf: pygame.Surface, xf: draw.Xform) -> None:
         """What never changes: space with its stars, the space edges, the modules and printed tubes."""
@@ -863,15 +956,27 @@ class TomTubeScene(TableScene):
         for m in MODULES:
             self._paint_module(surf, xf, m)
 
-    def paint_board(self, surf: pygame.Surface, xf: draw.Xform, board) -> None:
+    def paint_board(self, surf: pygame.Surface, xf: draw.Xform, board, clip: pygame.Rect | None = None) -> None:
         """Over :meth:`paint_space`: abandoned triangles, every tile, the sphere sectors and the complete
-        spheres of ``board`` onto ``surf`` through ``xf``."""
+        spheres of ``board`` onto ``surf`` through ``xf``; with ``clip`` (px, ``surf``'s clip) only
+        what reaches into it (within :meth:`paint_margin` of its corners), in the same order."""
         e = xf.scale
         lw = max(1, round(e / 40))
-        P = lambda n: xf.px(node_xy(n))   # noqa: E731
+        P = self._node_px(xf)
+        m = self.paint_margin(xf)
+
+        def near(pts) -> bool:
+            if clip is None:
+                return True
+            xs = [p[0] for p in pts]
+            ys = [p[1] for p in pts]
+            return (min(xs) - m < clip.right and max(xs) + m > clip.x and min(ys) - m < clip.bottom
+                    and max(ys) + m > clip.y)
         # abandoned triangles: hatched, empty for good
         for t in board.abandoned:
             a, b, c = (P(k) for k in TRI_CORNERS[t])
+            if not near((a, b, c)):
+                continue
             pygame.draw.polygon(surf, mix(draw.SPACE, draw.ABANDONED, 0.3), [a, b, c])
             for k in range(1, 6):
                 f = k / 6
@@ -880,10 +985,14 @@ class TomTubeScene(TableScene):
         complete = board.complete
         for slot, rid, flip in board.rhombs:
             corners = {k: P(v) for k, v in rhomb_corners(slot, flip).items()}
+            if not near(list(corners.values())):
+                continue
             draw.rhomb_plate(surf, corners, e)
             draw.rhomb_tubes(surf, corners, rid, e)
         for tri, owner, piece, rot in board.pieces:
             pts = [P(k) for k in TRI_CORNERS[tri]]
+            if not near(pts):
+                continue
             draw.piece_plate(surf, pts, owner, e)
             draw.piece_tubes(surf, pts, owner, piece, rot, e)
 
@@ -895,12 +1004,14 @@ class TomTubeScene(TableScene):
         for t in board.covered:
             cs = TRI_CORNERS[t]
             pts = [P(k) for k in cs]
+            if not near(pts):
+                continue
             for i in range(3):
                 c = col(cs[i])
                 if c is not None:
                     draw.sector(surf, pts[i], pts[(i + 1) % 3], pts[(i + 2) % 3], r, c)
         for k in complete:
-            if k[0] == "c" or k in MODULE_BY_NAME:
+            if k[0] == "c" or k in MODULE_BY_NAME or not near((P(k),)):
                 continue
             draw.sphere(surf, P(k), r)
 

@@ -289,6 +289,7 @@ class TumbleweedScene(TableScene):
 
 
     title = "Tumbleweed"
+    opaque = True          # draw() covers the screen: the board layer, then the panel
 
     BOT_DELAY = BOT_DELAY
 
@@ -306,7 +307,8 @@ class TumbleweedScene(TableScene):
         self.move_scroll = 0                             # lines scrolled up from the end of the list
         self._stacks = draw.Stacks(lambda size: self.app.font(size, True))
         self._board_cache: tuple[tuple, pygame.Surface] | None = None
-        self._pos_cache: tuple[tuple, Any, pygame.Surface] | None = None
+        self._pos_cache: tuple[tuple, Any, pygame.Surface, list] | None = None   # (options, state, layer, looks)
+        self._areas: tuple[tuple, list] | None = None
         self._panel_cache: tuple[tuple, pygame.Surface] | None = None
         self._polys: dict[tuple, list] = {}             # hex corners per (zoom, scale, cell)
         self._moves_cache: tuple[tuple, list[str]] | None = None
@@ -771,6 +773,11 @@ class TumbleweedScene(TableScene):
         return True
 
     # ------------------------------------------------------------------ update
+    def board_busy(self) -> bool:
+        """Redraw policy: only the chosen hex of a move waiting for confirmation pulses."""
+        pv = self.preview()
+        return bool(pv is not None and pv["firm"] and pv["legal"])
+
     def settle(self) -> None:
         if self.pending is not None and not (self.state.phase == "play" and self.human_turn()):
             self.pending = None
@@ -820,54 +827,117 @@ class TumbleweedScene(TableScene):
 
     def _position_layer(self) -> pygame.Surface:
         """The board, the overlays (influence, last move, capture outlines) and the stacks of the
-        current position on one opaque surface (cached per position and display options)."""
+        current position on one opaque surface (kept per display options: after a move only the hexes
+        that look different are painted again, see :meth:`_cell_looks`)."""
         st = self.state
         infl = self.influence_shown()
         caps = self.captures_shown()
         last = self.prefs["last_move"]
-        key = (id(st), self.s, self.theme.name, infl, caps, last, self.prefs["coords"])
-        if self._pos_cache is not None and self._pos_cache[0] == key and self._pos_cache[1] is st:
-            return self._pos_cache[2]
-        # one opaque surface with the board under the position: a frame is then a single plain blit
-        surf = pygame.Surface(BOARD.size)
-        surf.fill(self.theme.bg)
-        surf.blit(self._board_layer(), (0, 0))
-        geo = st.geo
-        s = self.s
-        red = self.red()
+        key = (st.size, self.s, self.theme.name, infl, caps, last, self.prefs["coords"])
+        prev = self._pos_cache
+        if prev is not None and prev[0] == key and prev[1] is st:
+            return prev[2]
+        looks = self._cell_looks(st, infl, caps, last)
+        if prev is None or prev[0] != key:
+            # one opaque surface with the board under the position: a frame is then a single plain blit
+            surf = pygame.Surface(BOARD.size)
+            surf.fill(self.theme.bg)
+            surf.blit(self._board_layer(), (0, 0))
+            self._paint_position(surf, st, looks, None)
+        else:
+            surf = prev[2]
+            for rect in self._changed_areas(st, prev[3], looks):
+                surf.set_clip(rect)
+                surf.fill(self.theme.bg)
+                surf.blit(self._board_layer(), (0, 0))
+                self._paint_position(surf, st, looks, rect)
+            surf.set_clip(None)
+        self._pos_cache = (key, st, surf, looks)
+        return surf
+
+    def _cell_looks(self, st, infl: bool, caps: bool, last: bool) -> list[tuple]:
+        """What the position layer shows on each hex (index of ``geo.cells``): its influence mark, its
+        stack, whether it is the last move, whether a capture is outlined there."""
+        n = len(st.geo.cells)
+        marks: list = [None] * n
         if infl:
             status = control(st)
             cont = set(contested(st))
-            fill_red, fill_white = draw.territory_fill(RED, red), draw.territory_fill(WHITE, red)
-            dot = mix(red, (0, 0, 0), 0.15)
-            for i, cell in enumerate(geo.cells):
-                if status[i] < 4 or (status[i] == 4 and i not in cont):
-                    continue
+            for i in range(n):
+                if status[i] >= 5 or (status[i] == 4 and i in cont):
+                    marks[i] = status[i]
+        lastcell = st.last if last else None
+        capped = set(nonsuicidal_captures(st)) if caps else set()
+        cells = st.geo.cells
+        return [(marks[i], st.code[i] if CODE_OWNER[st.code[i]] else 0, i == lastcell, cells[i] in capped)
+                for i in range(n)]
+
+    def _cell_areas(self, st) -> list[pygame.Rect]:
+        """Where anything drawn for each hex (index of ``geo.cells``) in the position layer can reach
+        (px, generous: a tall stack, the stripes, the outlines); remembered per zoom and origin."""
+        key = (st.size, self.s, tuple(self.origin))
+        if self._areas is None or self._areas[0] != key:
+            r = math.ceil(self.s * 1.8) + 6
+            rects = []
+            for cell in st.geo.cells:
                 x, y = self.cell_pos(cell)
-                if status[i] == 5:
-                    self._hex(surf, cell, fill_red, None, 1, 0.97)
-                    pygame.draw.circle(surf, dot, (x, y), max(2, s * 0.16))
-                elif status[i] == 6:
-                    self._hex(surf, cell, fill_white, None, 1, 0.97)
-                    pygame.draw.circle(surf, draw.WHITE_EDGE, (x, y), max(3, s * 0.2), max(1, round(s * 0.07)))
-                else:
-                    draw.stripes(surf, x, y, s, draw.CONTESTED, max(2, round(s * 0.1)))
-        if last and st.last is not None:
-            cell = geo.cells[st.last]
-            self._hex(surf, cell, mix(draw.CELL, draw.LAST_MOVE, 0.7), None, 1, 0.97)
-        for i, c in enumerate(st.code):
+                rects.append(pygame.Rect(x - r, y - r, 2 * r, 2 * r))
+            self._areas = (key, rects)
+        return self._areas[1]
+
+    def _changed_areas(self, st, old: list[tuple], new: list[tuple]) -> list[pygame.Rect]:
+        """Non-overlapping rectangles around the hexes whose look changed."""
+        areas = self._cell_areas(st)
+        rects = [areas[i] for i in range(len(new)) if old[i] != new[i]]
+        merged: list[pygame.Rect] = []
+        while rects:
+            r = rects.pop()
+            k = r.collidelist(merged)
+            while k >= 0:
+                r = r.union(merged.pop(k))
+                k = r.collidelist(merged)
+            merged.append(r)
+        return merged
+
+    def _paint_position(self, surf, st, looks: list[tuple], clip: pygame.Rect | None) -> None:
+        """The overlays and stacks of ``st`` onto ``surf`` (over the board), in the layer's order; with
+        ``clip`` (``surf``'s clip) only the hexes whose area (:meth:`_cell_areas`) reaches into it."""
+        geo = st.geo
+        s = self.s
+        red = self.red()
+        cells = geo.cells
+        todo = range(len(cells)) if clip is None else clip.collidelistall(self._cell_areas(st))
+        fill_red, fill_white = draw.territory_fill(RED, red), draw.territory_fill(WHITE, red)
+        dot = mix(red, (0, 0, 0), 0.15)
+        for i in todo:
+            mark = looks[i][0]
+            if mark is None:
+                continue
+            cell = cells[i]
+            x, y = self.cell_pos(cell)
+            if mark == 5:
+                self._hex(surf, cell, fill_red, None, 1, 0.97)
+                pygame.draw.circle(surf, dot, (x, y), max(2, s * 0.16))
+            elif mark == 6:
+                self._hex(surf, cell, fill_white, None, 1, 0.97)
+                pygame.draw.circle(surf, draw.WHITE_EDGE, (x, y), max(3, s * 0.2), max(1, round(s * 0.07)))
+            else:
+                draw.stripes(surf, x, y, s, draw.CONTESTED, max(2, round(s * 0.1)))
+        lastcell = next((i for i in todo if looks[i][2]), None)
+        if lastcell is not None:
+            self._hex(surf, cells[lastcell], mix(draw.CELL, draw.LAST_MOVE, 0.7), None, 1, 0.97)
+        for i in todo:
+            c = st.code[i]
             o = CODE_OWNER[c]
             if o:
                 h = c // 49 % 7
-                self._stacks.blit(surf, o, h, self.cell_pos(geo.cells[i]), s, red)
-        if last and st.last is not None:
-            self._hex(surf, geo.cells[st.last], None, draw.LAST_MOVE, max(2, round(s * 0.12)), 0.93)
-        if caps:
-            for cell in nonsuicidal_captures(st):
-                x, y = self.cell_pos(cell)
+                self._stacks.blit(surf, o, h, self.cell_pos(cells[i]), s, red)
+        if lastcell is not None:
+            self._hex(surf, cells[lastcell], None, draw.LAST_MOVE, max(2, round(s * 0.12)), 0.93)
+        for i in todo:
+            if looks[i][3]:
+                x, y = self.cell_pos(cells[i])
                 draw.dashed_hex(surf, x, y, s * 0.96, draw.CAPTURE_MARK, max(2, round(s * 0.11)))
-        self._pos_cache = (key, st, surf)
-        return surf
 
     # ------------------------------------------------------------------ draw
     def draw(self, surface: pygame.Surface) -> None:

@@ -17,7 +17,14 @@ One frame = events -> fixed-step updates -> draw -> present:
   is clamped to ``MAX_FRAME`` (0.25 s) so a slow frame never spirals. A scene that must pause under a
   dialog checks ``app.top is self``.
 * **Draw.** The top non-overlay scene, then the overlays above it, onto ``App.surface`` (logical size),
-  which is scaled and letterboxed into the resizable window.
+  which is scaled and letterboxed into the resizable window; when the window is the logical size,
+  ``App.surface`` is the window itself (nothing is copied or scaled).
+* **Redraw only on a change.** A frame is drawn when an event arrived, the stack or the window changed,
+  a toast shows, or a visible scene's ``wants_frame()`` says it animates (an animation, a clock, a bot
+  to move, physics awake), and once more after the last frame a scene wanted. Otherwise the picture
+  stays as it is, and :meth:`App.run` waits for the next event (at most ``IDLE_WAKE`` s, then the time
+  waited is spent in updates as usual, so clocks keep time and polled things advance) instead of
+  spinning.
 
 Tests drive the real loop with ``App(headless=True)`` and :meth:`App.step` (given events, fake ``dt``).
 """
@@ -114,6 +121,8 @@ class App:
     #: flick, a bogus value of thousands) is cut to this, the excess is not carried over.
     MAX_WHEEL_STEPS = 5
     CAPTION = "Playtable"
+    #: Longest wait for an event, in s, while nothing wants a frame.
+    IDLE_WAKE = 0.1
 
     def __init__(self, headless: bool = False, window_size: tuple[int, int] | None = None):
         self.headless = bool(headless)
@@ -128,6 +137,14 @@ class App:
         #: Seconds since start, summed from the frame times given to :meth:`step` (animation only).
         self.time = 0.0
         self.frame_count = 0
+        #: frames actually drawn and presented (``frame_count`` counts every step)
+        self.frames_drawn = 0
+        #: whether :meth:`run` waits for events while idle (off headless: a fake clock never waits)
+        self.idle_wait = not self.headless
+        #: whether :meth:`run` reads the real clock (off headless: every frame lasts ``STEP``)
+        self.real_clock = not self.headless
+        self._dirty = True        # the picture must be drawn again (events, stack, window changed)
+        self._wanted = True       # a scene wanted the last frame (so one more is drawn after it stops)
         self._acc = 0.0
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._pressed: set[int] = set()  # mouse buttons whose press reached the scenes
@@ -142,7 +159,8 @@ class App:
         self._autosave_listener: Any = None
 
         pygame.display.set_caption(self.CAPTION)
-        self.surface = pygame.Surface(self.LOGICAL_SIZE)
+        self._offscreen = pygame.Surface(self.LOGICAL_SIZE)
+        self.surface = self._offscreen
         self._scaled: pygame.Surface | None = None
         if window_size is None:
             window_size = self.LOGICAL_SIZE if self.headless else self._default_window_size()
@@ -171,6 +189,16 @@ class App:
         else:
             self.window = pygame.display.set_mode(self._windowed_size, pygame.RESIZABLE)
         self.fullscreen = fullscreen
+        self._direct()
+
+    def _direct(self) -> None:
+        """Draw straight into the window when it is the logical size, else into the logical surface
+        that :meth:`present` scales; the picture is drawn anew either way."""
+        win = pygame.display.get_surface()
+        direct = win is not None and win.get_size() == self.LOGICAL_SIZE
+        target = win if direct else self._offscreen
+        self.surface = target
+        self._dirty = True
 
     def set_window_size(self, size: tuple[int, int]) -> None:
         """Resize the (windowed) window to ``size`` px; the picture is re-letterboxed."""
@@ -295,6 +323,7 @@ class App:
     def push(self, scene: Scene) -> Scene:
         """Put ``scene`` on top of the stack and call its ``on_enter``. Returns the scene."""
         self.stack.append(scene)
+        self._dirty = True
         scene.on_enter()
         return scene
 
@@ -304,6 +333,7 @@ class App:
         if not self.stack:
             return None
         scene = self.stack.pop()
+        self._dirty = True
         self._removed(scene)
         if self.stack:
             self.stack[-1].on_enter()
@@ -321,6 +351,7 @@ class App:
             return
         while len(self.stack) > 1:
             self._removed(self.stack.pop())
+        self._dirty = True
         self.stack[0].on_enter()
 
     def quit(self) -> None:
@@ -368,6 +399,7 @@ class App:
             self.set_fullscreen(bool(value))
             return
         self.settings[key] = value
+        self._dirty = True
         self.save_settings()
 
     def toggle_sound(self) -> None:
@@ -377,6 +409,7 @@ class App:
     def toast(self, text: str, seconds: float = 1.6) -> None:
         """Show a short message at the bottom of the picture for ``seconds`` s."""
         self._toast = (text, self.time + seconds)
+        self._dirty = True
 
     @property
     def toast_text(self) -> str | None:
@@ -564,8 +597,9 @@ class App:
     def step(self, events: Iterable[Any], dt: float) -> bool:
         """Run exactly one frame: dispatch ``events`` (window coordinates), update with ``dt`` s of
         elapsed time (clamped to ``MAX_FRAME``, spent in whole ``STEP`` updates of the visible scenes),
-        draw and present. Returns :attr:`running`."""
+        then draw and present if anything changed (:meth:`needs_draw`). Returns :attr:`running`."""
         for event in events:
+            self._dirty = True
             self.dispatch(event)
             if not self.running:
                 break
@@ -577,25 +611,51 @@ class App:
             for scene in self.visible_scenes():
                 scene.update(self.STEP)
         self._acc = max(0.0, self._acc)
-        self.draw()
-        if self._pending_shot is not None:
-            target = self._pending_shot
-            self._pending_shot = None
-            try:
-                saved = self.screenshot(None if target is _DEFAULT_SHOT else target)
-                if target is _DEFAULT_SHOT:
-                    self.toast(f"Screenshot saved in {saved.parent}: {saved.name}", 3.0)
-            except (pygame.error, OSError) as e:
-                self.toast(f"Screenshot failed: {e}")
-        self._draw_toast()
-        self.present()
+        wanted = self.scenes_want_frame()
+        win = pygame.display.get_surface()
+        if (win is not None and win.get_size() == self.LOGICAL_SIZE) != (self.surface is win):
+            self._direct()      # the window was resized to or from the logical size
+        if self._dirty or wanted or self._wanted or self._toast is not None or self._pending_shot is not None:
+            self._dirty = False
+            self.draw()
+            if self._pending_shot is not None:
+                target = self._pending_shot
+                self._pending_shot = None
+                try:
+                    saved = self.screenshot(None if target is _DEFAULT_SHOT else target)
+                    if target is _DEFAULT_SHOT:
+                        self.toast(f"Screenshot saved in {saved.parent}: {saved.name}", 3.0)
+                except (pygame.error, OSError) as e:
+                    self.toast(f"Screenshot failed: {e}")
+            self._draw_toast()
+            self.present()
+            self.frames_drawn += 1
+        self._wanted = wanted
         self.frame_count += 1
         return self.running
 
+    def scenes_want_frame(self) -> bool:
+        """Whether a visible scene animates: every visible scene's ``wants_frame()`` is asked (once a
+        frame, after the updates)."""
+        return [scene.wants_frame() for scene in self.visible_scenes()].count(True) > 0
+
+    def needs_draw(self) -> bool:
+        """Whether the next frame is drawn even if no event arrives: the picture is out of date, a
+        toast shows, a screenshot is due, or a visible scene wanted the last frame (scenes are asked
+        once a frame, after its updates)."""
+        return bool(self._dirty or self._wanted or self._toast is not None or self._pending_shot is not None)
+
+    def invalidate(self) -> None:
+        """Have the next frame drawn (for a change made outside events and scene updates)."""
+        self._dirty = True
+
     def draw(self) -> None:
-        """Draw the top non-overlay scene and the overlays above it onto :attr:`surface`."""
-        self.surface.fill(self.theme.bg)
-        for scene in self.visible_scenes():
+        """Draw the top non-overlay scene and the overlays above it onto :attr:`surface` (cleared to
+        the theme's background first unless that scene is ``opaque``)."""
+        scenes = self.visible_scenes()
+        if not (scenes and scenes[0].opaque):
+            self.surface.fill(self.theme.bg)
+        for scene in scenes:
             scene.draw(self.surface)
 
     def visible_scenes(self) -> list[Scene]:
@@ -625,37 +685,65 @@ class App:
         self.surface.blit(img, r)
 
     def present(self) -> None:
-        """Scale the logical surface into the window (letterboxed) and flip."""
+        """Show the picture: flip when :attr:`surface` is the window itself; otherwise scale the
+        logical surface into the window (letterboxed) first."""
         win = pygame.display.get_surface()
         if win is None:
             return
-        vp = self.viewport()
-        if vp.size == self.LOGICAL_SIZE and vp.topleft == (0, 0) and win.get_size() == self.LOGICAL_SIZE:
-            win.blit(self.surface, (0, 0))
-        else:
-            win.fill((0, 0, 0))
-            if self._scaled is None or self._scaled.get_size() != vp.size:
-                self._scaled = pygame.Surface(vp.size)
-            pygame.transform.smoothscale(self.surface, vp.size, self._scaled)
-            win.blit(self._scaled, vp.topleft)
+        if self.surface is not win:
+            if win.get_size() == self.LOGICAL_SIZE:
+                win.blit(self.surface, (0, 0))
+            else:
+                vp = self.viewport()
+                win.fill((0, 0, 0))
+                if self._scaled is None or self._scaled.get_size() != vp.size:
+                    self._scaled = pygame.Surface(vp.size)
+                pygame.transform.smoothscale(self.surface, vp.size, self._scaled)
+                win.blit(self._scaled, vp.topleft)
         pygame.display.flip()
 
-    def run(self, frames: int | None = None, screenshot: str | Path | None = None) -> int:
-        """Run the loop until quit, or for ``frames`` frames if given. With ``screenshot``, the last
-        frame (without toasts) is saved there as PNG. Real clock at 60 fps; in headless mode every frame
-        lasts ``STEP`` s without sleeping. Returns the exit code (0)."""
+    def wait_events(self, timeout: float) -> list:
+        """The events that arrive within ``timeout`` s (returns as soon as there is one; an empty list
+        after the timeout). Blocks in the window system where it can; a driver that cannot block
+        (dummy, offscreen: no window, no person at it) is polled every 20 ms, since SDL would poll it
+        every 1 ms."""
+        if pygame.display.get_driver() not in ("dummy", "offscreen"):
+            ev = pygame.event.wait(max(1, int(timeout * 1000)))
+            return [] if ev.type == pygame.NOEVENT else [ev] + pygame.event.get()
+        end = _walltime.monotonic() + timeout
+        while True:
+            events = pygame.event.get()
+            left = end - _walltime.monotonic()
+            if events or left <= 0:
+                return events
+            _walltime.sleep(min(0.02, left))
+
+    def run(self, frames: int | None = None, screenshot: str | Path | None = None,
+            seconds: float | None = None) -> int:
+        """Run the loop until quit, or for ``frames`` frames / ``seconds`` s of wall time if given. With
+        ``screenshot``, the last frame (without toasts) is saved there as PNG. Real clock at 60 fps,
+        waiting for events while nothing wants a frame (:attr:`idle_wait`); in headless mode every
+        frame lasts ``STEP`` s without sleeping or waiting. Returns the exit code (0)."""
         n = 0
+        end = None if seconds is None else _walltime.monotonic() + seconds
         while self.running and (frames is None or n < frames):
             last = frames is not None and n == frames - 1
             if last and screenshot is not None:
                 self._pending_shot = Path(screenshot)
             events = pygame.event.get()
-            if self.headless:
+            idle = False
+            if self.idle_wait and not events and not self.needs_draw():
+                wait = self.IDLE_WAKE if end is None else min(self.IDLE_WAKE, end - _walltime.monotonic())
+                events = self.wait_events(wait)
+                idle = not events
+            if not self.real_clock:
                 dt = self.STEP
-            else:
-                dt = self.clock.tick(60) / 1000.0
+            else:   # after an idle wait the time waited is spent in updates (clocks keep time)
+                dt = (self.clock.tick() if idle else self.clock.tick(60)) / 1000.0
             self.step(events, dt)
             n += 1
+            if end is not None and _walltime.monotonic() >= end:
+                break
         if screenshot is not None and (frames is None or n < frames):
             try:
                 self.screenshot(screenshot)

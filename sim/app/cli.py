@@ -61,6 +61,16 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
 
 
+def _nonnegative(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= v <= 3600.0:
+        raise argparse.ArgumentTypeError(f"a number of seconds from 0 to 3600, not {text!r}")
+    return v
+
+
 def _port(text: str) -> int:
     v = _int(text)
     if not 0 <= v <= 65535:
@@ -137,6 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
     bp = sub.add_parser("bench", help="print speed figures", description="Print speed figures of every game, "
                         "or of one game.")
     bp.add_argument("game", nargs="?", help=f"only this game: {names}")
+    bp.add_argument("--idle", type=_nonnegative, default=10.0, metavar="SECONDS",
+                    help="seconds of idle CPU measured per screen (default 10; 0 skips it)")
 
     hp = sub.add_parser("host", help="host a LAN game", description="Host a game for players on "
                         "other machines (sim/net/PROTOCOL.md). Binds to 127.0.0.1 unless --bind is given.",
@@ -524,7 +536,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_join(args)
         if args.command == "bench":
             from sim.app.bench import run_bench
-            return run_bench(args.game)
+            return run_bench(args.game, args.idle)
         game = None
         seed = None
         config = None

@@ -65,6 +65,9 @@ class LauncherScene(Scene):
 
     title = "Playtable"
 
+    def wants_frame(self) -> bool:
+        return False   # a still picture: drawn again on input only
+
     def __init__(self, app: Any):
         super().__init__(app)
         self.entries: list[GameEntry] = []

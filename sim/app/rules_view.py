@@ -150,6 +150,9 @@ class RulesScene(Scene):
     PANEL = pygame.Rect(140, 50, 1000, 700)
     PAD = 36
 
+    def wants_frame(self) -> bool:
+        return False   # a still picture: drawn again on input only
+
     def __init__(self, app: Any, spec: Any):
         super().__init__(app)
         self.spec = spec

@@ -10,6 +10,14 @@ Contract between the app (``sim.app.app.App``) and every scene:
 * ``update(dt)``: called with the fixed step ``App.STEP`` (1/60 s) zero or more times a frame.
 * ``draw(surface)``: draw onto the logical surface; must not change any game state.
 * ``overlay = True`` scenes (dialogs) are drawn over the scene below them, which is drawn first.
+  ``opaque = True``: the scene's ``draw`` paints every pixel (a full-size background first), so the
+  app does not clear the surface before it.
+* ``wants_frame() -> bool``: whether the scene must be drawn again although no event arrived (an
+  animation, a clock or pulse on screen, a bot to move, physics awake, something polled). The app draws
+  a frame after every event and when the stack changes anyway, plus one more after the last frame a
+  scene wanted; when no visible scene wants one, nothing is drawn and the loop waits for events. It is
+  asked once a frame, after the updates, so a scene may answer True once when a shown clock's text
+  changed. The default is True (drawn every frame): a scene says False only when its picture is still.
 
 Services a scene may use through ``self.app``: ``push(scene)``, ``pop()``, ``replace(scene)``,
 ``theme`` (colours, see ``sim.app.theme``), ``font(size, bold=False)``, ``audio.play(name)``,
@@ -25,6 +33,8 @@ class Scene:
     """Base scene: consumes nothing, draws nothing."""
 
     overlay = False
+    #: Whether draw() paints every pixel of the logical surface (then the app does not clear it first).
+    opaque = False
     #: Title shown in window caption / screenshots.
     title = "Playtable"
 
@@ -42,6 +52,10 @@ class Scene:
 
     def update(self, dt: float) -> None:
         pass
+
+    def wants_frame(self) -> bool:
+        """Whether the scene must be drawn again with no event (see the module doc); default True."""
+        return True
 
     def draw(self, surface: Any) -> None:
         pass

@@ -22,6 +22,9 @@ class SettingsScene(Scene):
     overlay = True
     title = "Settings"
 
+    def wants_frame(self) -> bool:
+        return False   # a still picture: drawn again on input only
+
     def __init__(self, app: Any):
         super().__init__(app)
         x = PANEL.x + 40

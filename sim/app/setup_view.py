@@ -77,6 +77,9 @@ class SeatSetupScene(Scene):
 
     overlay = True
     title = "New game"
+
+    def wants_frame(self) -> bool:
+        return False   # a still picture: drawn again on input only
     BOX = pygame.Rect(0, 0, 760, 640)
 
     def __init__(self, app: Any, spec: Any, min_players: int = 2, max_players: int = 6,
@@ -393,6 +396,9 @@ class NameScene(Scene):
 
     overlay = True
     MAX = 20
+
+    def wants_frame(self) -> bool:
+        return False   # a still picture: drawn again on input only
 
     def __init__(self, app: Any, prompt: str, text: str, done: Callable[[str], None]):
         super().__init__(app)

@@ -12,8 +12,14 @@ to the launcher; the match stays autosaved).
 
 A game's screen keeps its own board: it overrides the hooks :meth:`handle_input` (every event but the
 table keys), :meth:`_key` (its own keys, from ``handle_input``), :meth:`_on_events` (match events),
-:meth:`animate` and :meth:`settle` (per-step work before and after the bots), :meth:`show_hint`, and,
-where its rules need more, :meth:`undo_steps`, :meth:`seat_name`, :meth:`_fallback`.
+:meth:`animate` and :meth:`settle` (per-step work before and after the bots), :meth:`board_busy`
+(whether its own picture moves with no input), :meth:`show_hint`, and, where its rules need more,
+:meth:`undo_steps`, :meth:`seat_name`, :meth:`_fallback`.
+
+Redraw policy (:meth:`wants_frame`): the screen is drawn again with no input while a bot is to act, a
+hint is thought out, a message shows, the last action is less than ``BOT_DELAY`` s old, chance, physics
+or a clock is due, an animation runs (:meth:`animating`), the game's board moves (:meth:`board_busy`),
+or the match is on the LAN; otherwise the picture is still and the app waits for input.
 """
 from __future__ import annotations
 
@@ -61,6 +67,7 @@ class TableScene(Scene):
         self.worker = self.bots.worker
         self.bot_error: str | None = None
         self.since = self.BOT_DELAY                  # s since the last action was shown
+        self._acted_at = -self.BOT_DELAY             # app time of the last action (redraw policy)
         self.clock = 0.0                             # s of screen time, for messages and animation
         self.msg: tuple[str, tuple, float] | None = None
         self.msg_fact = "message"                    # what the message is about (see say)
@@ -91,6 +98,7 @@ class TableScene(Scene):
 
     def _table_events(self, match: Any, events: list) -> None:
         self.since = 0.0
+        self._acted_at = self._now()
         self.hint = None
         self._cancel_hint()
         self._on_events(match, events)
@@ -553,6 +561,36 @@ class TableScene(Scene):
 
     def animate(self, dt: float) -> None:
         """The game's animations, ``dt`` s on (they run under dialogs too)."""
+
+    def _now(self) -> float:
+        return float(getattr(self.app, "time", 0.0))
+
+    def wants_frame(self) -> bool:
+        """Whether the screen must be drawn again with no input (the module doc's redraw policy; the
+        age of the last action is read from the app's clock, as screens with their own ``update`` may
+        not keep ``since``)."""
+        if self._now() - self._acted_at < self.BOT_DELAY or self.msg is not None or self._hint_job is not None \
+                or self.remote:
+            return True
+        if not self.match.is_over():
+            act = self.rules.active_players(self.state)
+            if not act or act[0] < 0 or self.is_bot(act[0]):
+                return True
+        return self.animating() or self.board_busy()
+
+    def board_busy(self) -> bool:
+        """Whether the game's own picture moves with no input (a pulse, a flight, a clock); the default
+        True draws every frame: a game says False when its board is still."""
+        return True
+
+    def looks_changed(self, what: str, key: Any) -> bool:
+        """For :meth:`board_busy` (asked once a frame): whether ``key``, what ``what`` looks like now (a
+        clock's text, a pulse's drawn radius), differs from the last time it was asked."""
+        seen = self.__dict__.setdefault("_looks", {})
+        if seen.get(what, self) == key:
+            return False
+        seen[what] = key
+        return True
 
     def settle(self) -> None:
         """The game's per-step tidying after the bots moved (drop choices that no longer apply)."""

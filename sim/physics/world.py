@@ -369,23 +369,30 @@ class World:
         bodies were added (speed = max of |v| and |ω|·reach, mm/s); velocities above the cap are
         scaled down to it, and so is a spin whose |ω|·reach is (the next step's position update, which
         uses them, then never moves a point of a body more than about ``max_speed·dt``). One batch
-        read for all bodies, then a sleep flag per body."""
+        read for all bodies, then a sleep flag per body up to the first sleeping one: the space lists
+        its awake bodies first (chipmunk's ``cpSpaceEachBody``: the dynamic array, then static
+        bodies, then the sleeping components), so an asleep pile costs one flag."""
         cap = None if self.settings.cap_in_solver else self.settings.max_speed
         buf = self._buf
         buf.clear()
         pymunk.batch.get_space_bodies(self.space, _SCAN_FIELDS, buf)
         ids = memoryview(buf.int_buf()).cast("P")
-        vals = memoryview(buf.float_buf()).cast("d").tolist()
         by_id = self._by_id
-        reach = self._reach
-        rows = []
+        awake = []
         for i, bid in enumerate(ids):
             entry = by_id.get(bid)
             if entry is None:                  # the hand, the static body
                 continue
-            order, key, b = entry
-            if b.is_sleeping:
-                continue
+            if entry[2].is_sleeping:
+                break                          # every body after it sleeps too
+            awake.append((i, entry))
+        if not awake:
+            self.awake = []
+            return
+        vals = memoryview(buf.float_buf()).cast("d").tolist()
+        reach = self._reach
+        rows = []
+        for i, (order, key, b) in awake:
             x, y, vx, vy, w = vals[5 * i:5 * i + 5]
             v = math.sqrt(vx * vx + vy * vy)
             if cap is not None and v > cap:
@@ -549,7 +556,10 @@ class Hand:
         self.body.angular_velocity = 0.0
 
     def _drive(self, dt: float) -> None:
-        """Set the kinematic body's velocities so it reaches its target in one step."""
+        """Set the kinematic body's velocities so it reaches its target in one step (nothing to do
+        while nothing is held: the hand has no shapes, and a grab places it afresh)."""
+        if self.held is None:
+            return
         px, py = self.body.position
         self.body.velocity = ((self.target[0] - px) / dt, (self.target[1] - py) / dt)
         self.body.angular_velocity = (self.target_angle - self.body.angle) / dt
