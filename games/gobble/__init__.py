@@ -15,6 +15,13 @@ def _race_setup(app, spec):
     return SeatSetupScene(app, spec, min_players=2, max_players=6, max_handicap=20, describe=_describe_deal)
 
 
+def _solitaire_setup(app, spec):
+    """The set-up dialog of Gobble Solitaire: one seat at this machine and the game's options."""
+    from sim.app.setup_view import SeatSetupScene
+    return SeatSetupScene(app, spec, min_players=1, max_players=1, kinds=("human",), max_handicap=0,
+                          heading="New game")
+
+
 def _describe_deal(config) -> str:
     """How the 54 tiles are dealt for ``config`` (a validated race config)."""
     from .race import deal_quota
@@ -86,6 +93,7 @@ SOLITAIRE = GameSpec(
     selfplay=lazy("games.gobble.selfplay:SolitaireSelfplay"),
     options=SOLITAIRE_OPTIONS,
     players_key=None,
+    make_setup=_solitaire_setup,
 )
 
 

@@ -240,7 +240,8 @@ class SeatSetupScene(Scene):
             self.seat_rows.append((kb, minus, plus))
             if self.max_handicap == 0 and kind == "human":
                 name = self.names[i]
-                self.name_buttons[i] = Button((x0 + 480, y, 200, 38), name or "Name…", lambda i=i: self.ask_name(i),
+                self.name_buttons[i] = Button((self.name_x(), y, b.right - 40 - self.name_x(), 38), name or "Name…",
+                                              lambda i=i: self.ask_name(i),
                                               style="normal" if name else "quiet", font_size=16,
                                               tooltip="the name shown for this seat")
             y += 52
@@ -273,6 +274,10 @@ class SeatSetupScene(Scene):
             if old in row:
                 self.focus.focus = (r, row.index(old))
         self.focus._mark()
+
+    def name_x(self) -> int:
+        """Left edge (px) of the name column: just after the last kind button."""
+        return self.box.x + 40 + 70 + len(self.kinds) * 100 + 6
 
     def buttons(self) -> list[Button]:
         out = list(self.count_buttons)
@@ -320,7 +325,7 @@ class SeatSetupScene(Scene):
         if self.max_handicap > 0:
             surface.blit(small.render("EXTRA TILES", True, th.text_dim), (x0 + 532, y))
         elif self.name_buttons:
-            surface.blit(small.render("NAME", True, th.text_dim), (x0 + 480, y))
+            surface.blit(small.render("NAME", True, th.text_dim), (self.name_x(), y))
         for i, (kb, minus, plus) in enumerate(self.seat_rows):
             r = kb[0].rect
             tag = app.font(16, True).render(f"P{i + 1}", True, (16, 16, 20))
