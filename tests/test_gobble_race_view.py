@@ -359,8 +359,9 @@ def test_race_in_progress_render_shows_panels_markers_and_banner(app, tmp_path):
     # one panel per opponent, each with its seat tag's colour
     for j, r in scene.panel_rects():
         assert near(scene.seat_colour(j), colours(r))
-    # gobble markers on the board (accent discs on the gobble spaces)
-    spaces = [c for c in m.state.board.spaces(3) if BOARD.collidepoint(scene.cell_pos(c))]
+    # gobble markers on the board (accent discs on the gobble spaces some tile left can still fill)
+    spaces = [c for c in m.state.board.spaces(3) if BOARD.collidepoint(scene.cell_pos(c))
+              and c not in scene.dead_spaces()]
     if spaces:
         x, y = scene.cell_pos(spaces[0])
         assert near(app.theme.accent, colours(pygame.Rect(x - 6, y - 6, 12, 12), 1), 30) or \
@@ -401,15 +402,16 @@ def test_launcher_play_opens_the_setup_dialog_and_starts_the_race(app):
         if dlg.focus.current() in row:
             break
     assert dlg.focus.current() in row
-    while dlg.focus.current() is not row[3]:
+    while dlg.focus.current() is not row[4]:                # human, slow, easy, medium, hard
         app.step([key(pygame.K_RIGHT)], STEP)
     app.step([key(pygame.K_RETURN)], STEP)
     assert dlg.seats[2] == "bot:hard"
-    click(app, dlg.seat_rows[1][0][1].rect.center)       # P2: easy bot
+    click(app, dlg.seat_rows[1][0][2].rect.center)       # P2: easy bot
     for _ in range(2):
         click(app, dlg.seat_rows[0][2].rect.center)      # P1: 2 extra tiles
     assert dlg.config() == {"players": 3, "seats": ["human", "bot:easy", "bot:hard"], "handicap": [2, 0, 0],
-                            "hand": 1, "escalating": False, "gift_timeout": 10.0}
+                            "hand": 1, "escalating": False, "gift_timeout": 10.0, "purist": False,
+                            "lan_hints": False}
     assert "17 tiles" in dlg.info and "P1 +2" in dlg.info
     click(app, dlg.b_start.rect.center)
     scene = app.top

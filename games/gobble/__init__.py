@@ -8,11 +8,14 @@ from sim.core.registry import GameSpec, lazy
 from .options import RACE_OPTIONS, SOLITAIRE_OPTIONS
 
 _HERE = Path(__file__).resolve().parent
+#: Race bot levels, slowest first ("slow" plays as "easy" at a pace for people new to the race).
+RACE_LEVELS = ("slow", "easy", "medium", "hard")
 
 
 def _race_setup(app, spec):
     from sim.app.setup_view import SeatSetupScene
-    return SeatSetupScene(app, spec, min_players=2, max_players=6, max_handicap=20, describe=_describe_deal)
+    return SeatSetupScene(app, spec, min_players=2, max_players=6, max_handicap=20, describe=_describe_deal,
+                          kinds=("human",) + tuple(f"bot:{lv}" for lv in RACE_LEVELS))
 
 
 def _solitaire_setup(app, spec):
@@ -114,7 +117,7 @@ RACE = GameSpec(
     selfplay=lazy("games.gobble.selfplay:RaceSelfplay"),
     selfplay_players=("bot:hard", "bot:medium", "bot:easy", "bot:medium"),
     seat_keys=("handicap",),
-    bot_levels=("easy", "medium", "hard"),
+    bot_levels=RACE_LEVELS,
     lan=True,
     make_lan_scene=_lan_scene,
     lan_choose=_lan_choose,

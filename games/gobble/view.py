@@ -57,12 +57,13 @@ def stats_path():
 
 
 def load_stats() -> dict[str, Any]:
-    """This game's statistics: games, wins, penalty_total, best_win_time (s or None)."""
+    """This game's statistics: games, wins, penalty_total, best_win_time (s or None) of the games
+    played without a hint, and hinted_games, hinted_wins of the games a hint helped (counted apart)."""
     data = storage.load_json_or(stats_path(), {})
     st = data.get(STATS_KEY) if isinstance(data, dict) else None
-    out = {"games": 0, "wins": 0, "penalty_total": 0, "best_win_time": None}
+    out = {"games": 0, "wins": 0, "penalty_total": 0, "best_win_time": None, "hinted_games": 0, "hinted_wins": 0}
     if isinstance(st, dict):
-        for k in ("games", "wins", "penalty_total"):
+        for k in ("games", "wins", "penalty_total", "hinted_games", "hinted_wins"):
             if isinstance(st.get(k), int) and not isinstance(st.get(k), bool) and st[k] >= 0:
                 out[k] = st[k]
         b = st.get("best_win_time")
@@ -71,19 +72,24 @@ def load_stats() -> dict[str, Any]:
     return out
 
 
-def record_game(penalty: int, win: bool, seconds: float) -> dict[str, Any]:
+def record_game(penalty: int, win: bool, seconds: float, hinted: bool = False) -> dict[str, Any]:
     """Add one finished game to ``stats.json`` (atomically; other games' entries are kept) and return
-    the updated statistics. A write error is ignored (the statistics are returned anyway)."""
+    the updated statistics; a game played with a hint counts only in hinted_games / hinted_wins. A
+    write error is ignored (the statistics are returned anyway)."""
     data = storage.load_json_or(stats_path(), {})
     if not isinstance(data, dict):
         data = {}
     st = load_stats()
-    st["games"] += 1
-    st["penalty_total"] += int(penalty)
-    if win:
-        st["wins"] += 1
-        if st["best_win_time"] is None or seconds < st["best_win_time"]:
-            st["best_win_time"] = round(float(seconds), 1)
+    if hinted:
+        st["hinted_games"] += 1
+        st["hinted_wins"] += 1 if win else 0
+    else:
+        st["games"] += 1
+        st["penalty_total"] += int(penalty)
+        if win:
+            st["wins"] += 1
+            if st["best_win_time"] is None or seconds < st["best_win_time"]:
+                st["best_win_time"] = round(float(seconds), 1)
     data[STATS_KEY] = st
     try:
         storage.write_json_atomic(stats_path(), data)
@@ -228,7 +234,7 @@ class SolitaireScene(BoardScene):
         st = self.state
         self.b_undo.enabled = self.match.can_undo(0)
         self.b_redo.enabled = self.match.can_redo()
-        self.b_hint.enabled = st.phase in ("place", "rescue", "penalty")
+        self.b_hint.enabled = st.phase in ("place", "rescue", "penalty") and not self.purist()
         self.b_return.enabled = st.phase == "rescue"
         self.b_keep.enabled = st.phase == "rescue"
 
@@ -250,6 +256,9 @@ class SolitaireScene(BoardScene):
         st = self.state
         if self.match.is_over():
             self.unavailable("the game is over")
+            return
+        if self.purist():
+            self.unavailable("a purist table has no hint")
             return
         if self._agent is None:
             try:
@@ -273,6 +282,8 @@ class SolitaireScene(BoardScene):
         if act is None:
             return
         self.hint = (self.match.cursor, act)
+        # kept with the record, so a resumed game still counts as helped
+        self.match.meta["hints"] = int(self.match.meta.get("hints", 0)) + 1
         self._sound("hint")
         t = act["t"]
         if t == "place":
@@ -447,6 +458,10 @@ class SolitaireScene(BoardScene):
             self.result = {"stats": load_stats(), "counted": False}
         self._refresh_buttons()
 
+    def hinted(self) -> bool:
+        """Whether a hint was shown in this game (its statistics are then kept apart)."""
+        return bool(self.match.meta.get("hints"))
+
     def _count_finished_game(self) -> None:
         """Add the finished game to the personal statistics, once. Called from the match listener on
         the final action, which runs before the autosave listener removes the autosave, so a crash
@@ -455,7 +470,7 @@ class SolitaireScene(BoardScene):
             return
         self._recorded = True
         out = self.match.outcome()
-        stats = record_game(out["penalty"], out["win"], self.elapsed)
+        stats = record_game(out["penalty"], out["win"], self.elapsed, self.hinted())
         self.result = {"stats": stats, "counted": True}
         self.show_result = True
         self.hold = None
@@ -673,8 +688,13 @@ class SolitaireScene(BoardScene):
         avg = f"{stats['penalty_total'] / games:.1f}" if games else "-"
         rows2 = [("Games", str(games)), ("Wins", str(stats["wins"])), ("Average penalty", avg),
                  ("Best winning time", fmt_time(stats["best_win_time"]))]
+        if stats["hinted_games"]:
+            rows2.append(("With hints", f"{stats['hinted_wins']} of {stats['hinted_games']} won"))
+        if self.hinted():
+            rows.append(("Hints", f"{self.match.meta['hints']} (counted apart)"))
         self._blit_text(surface, "THIS GAME", 13, th.text_dim, True, topleft=(box.x + 48, box.y + 124))
-        self._blit_text(surface, "YOUR STATISTICS", 13, th.text_dim, True, topleft=(box.x + 320, box.y + 124))
+        self._blit_text(surface, "YOUR STATISTICS (NO HINT)", 13, th.text_dim, True,
+                        topleft=(box.x + 320, box.y + 124))
         for col, data in ((box.x + 48, rows), (box.x + 320, rows2)):
             for i, (k, v) in enumerate(data):
                 y = box.y + 152 + i * 30

@@ -80,12 +80,16 @@ def seat_name(kind: str) -> str:
 
 #: bot decisions per frame at most (each takes a few ms; a bot due meanwhile acts one frame later)
 BOTS_PER_FRAME = 2
+COUNTDOWN = 3.0        # s of 3-2-1 before a new race with a human seat
+GO_TIME = 0.8          # s "Go!" stays up
 
 class RaceScene(BoardScene):
     """The race on ``match`` (a RaceRules match, in any phase). The mouse plays the first "human" seat
     of ``match.seats``; every "bot:LEVEL" seat is driven by a bot from ``RACE.make_bot``.
     On a ``RemoteMatch`` (a LAN race) the mouse plays this machine's seat and the host every other
-    one. Options: ``bots`` (a list of real-time bots to use instead)."""
+    one. Options: ``bots`` (a list of real-time bots to use instead), ``countdown`` (s of the 3-2-1
+    shown before a new local race with a human seat starts: no clock, no bots, no moves meanwhile;
+    default ``COUNTDOWN``)."""
 
     title = "Tantrix Gobble"
     BOARD = BOARD
@@ -125,6 +129,9 @@ class RaceScene(BoardScene):
         self.panel_flash: dict[int, tuple[str, float]] = {}
         self._finish: tuple[int, dict] | None = None
         self.board_hint: tuple[Any, dict] | None = None  # (board, action)
+        fresh = not on_lan and not match.log and match.time == 0 and bool(self.humans())
+        self.countdown = float(opts.get("countdown", COUNTDOWN)) if fresh else 0.0
+        self.go_shown = GO_TIME
         self._ended = match.is_over()
         self._build_buttons()
         self._sync_tiles()
@@ -137,10 +144,10 @@ class RaceScene(BoardScene):
         return None if self.seat is None else self.state.seats[self.seat]
 
     def playing(self) -> bool:
-        """Whether the mouse seat may act now."""
+        """Whether the mouse seat may act now (not during the countdown)."""
         st = self.state
         return (self.seat is not None and st.phase == "play" and st.seats[self.seat].out is None
-                and not self.match.is_over())
+                and not self.match.is_over() and self.countdown <= 0)
 
     def opponents(self) -> list[int]:
         """Seats shown in the strip: everyone but the mouse seat."""
@@ -451,10 +458,27 @@ class RaceScene(BoardScene):
         self.say(f"The mouse now plays {self.tag(self.seat)}", self.theme.text)
         self._refresh_buttons()
 
+    def hint_refusal(self) -> str | None:
+        """Why the hint is not offered, or None: a purist table never has one, and a race against
+        other people has one only when the table allows it (``lan_hints``)."""
+        if self.purist():
+            return "a purist table has no hint"
+        if self.against_people() and not self.match.config.get("lan_hints"):
+            return "no hint in a race against people (the table does not allow it)"
+        return None
+
+    def against_people(self) -> bool:
+        """Whether other people race here: a second human seat at this machine."""
+        return len(self.humans()) > 1
+
     def do_hint(self) -> None:
         """H: where the hard bot would put one of your tiles now (quick, so on the frame)."""
         if not self.playing():
             self.unavailable("the game is over" if self.match.is_over() else "a hint is for a seat in the race")
+            return
+        why = self.hint_refusal()
+        if why:
+            self.unavailable(why)
             return
         from .ai import make_race_bot
         bot = make_race_bot(self.seat, "hard", self.match.seed)
@@ -603,6 +627,14 @@ class RaceScene(BoardScene):
         if getattr(self.app, "top", self) is not self:
             return
         m = self.match
+        if self.countdown > 0:              # 3, 2, 1: the race starts when it runs out
+            self.countdown = max(0.0, self.countdown - dt)
+            self.go_shown = 0.0
+            if self.countdown <= 0:
+                self._sound("start")
+            self._refresh_buttons()
+            return
+        self.go_shown += dt
         if not m.is_over() and m.cursor == len(m.log):
             m.advance(dt)
             self.timers.run_due(limit=BOTS_PER_FRAME)
@@ -672,6 +704,7 @@ class RaceScene(BoardScene):
             self._draw_held(surface, tile, rot, sym)
         surface.set_clip(clip)
         self._draw_status(surface)
+        self._draw_countdown(surface)
         self._draw_notices(surface)
         self._draw_opponents(surface, sym)
         self._draw_side(surface, sym)
@@ -722,8 +755,29 @@ class RaceScene(BoardScene):
         text, col = self._status_text()
         self._pill(surface, text, (BOARD.centerx, BOARD.y + 26), col, size=16)
         self._draw_message(surface, BOARD.y + 54)
-        self._blit_text(surface, "wheel: zoom  ·  right-drag: pan  ·  F: fit  ·  H: hint", 13,
+        keys = "wheel: zoom  ·  right-drag: pan  ·  F: fit" + ("" if self.hint_refusal() else "  ·  H: hint")
+        self._blit_text(surface, keys, 13,
                         mix(th.bg, th.text_dim, 0.75), bottomright=(BOARD.right - 14, BOARD.bottom - 10))
+
+    def _draw_countdown(self, surface) -> None:
+        """The 3-2-1 before the race, then "Go!" for a moment."""
+        if self.countdown > 0:
+            text = str(math.ceil(self.countdown))
+            frac = self.countdown - math.floor(self.countdown)
+        elif self.go_shown < GO_TIME and not self.match.log:
+            text, frac = "Go!", 1.0 - self.go_shown / GO_TIME
+        else:
+            return
+        th = self.theme
+        r = round(70 + 30 * frac)
+        c = (BOARD.centerx, BOARD.centery)
+        pygame.draw.circle(surface, mix(th.bg, (0, 0, 0), 0.5), (c[0], c[1] + 4), r + 4)
+        pygame.draw.circle(surface, th.panel, c, r)
+        pygame.draw.circle(surface, th.accent, c, r, 5)
+        self._blit_text(surface, text, round(r * 0.9), th.accent if text == "Go!" else th.text, True,
+                        center=(c[0], c[1] + 2))
+        if self.countdown > 0:
+            self._blit_text(surface, "The race starts…", 18, th.text, True, midtop=(c[0], c[1] + r + 16))
 
     def _draw_notices(self, surface) -> None:
         """Recent opponents' gobbles, gifts and OUTs, bottom left of the board, fading."""
