@@ -39,6 +39,7 @@ def race(seats, seed):
 def start(app, match, **opts):
     sounds = []
     app.audio.play = lambda name: sounds.append(name)
+    opts.setdefault("countdown", 0)        # no 3-2-1 unless a test asks for it
     scene = app.start_match(RACE, match, autosave=False, **opts)
     app.step([], STEP)
     return scene, sounds
@@ -477,7 +478,7 @@ def test_fuzz_20000_events_on_race_scene():
                  (pygame.K_f, 0), (pygame.K_PLUS, 0), (pygame.K_MINUS, 0), (pygame.K_v, 0))
         for rnd in range(10):
             m = race(["human", "bot:hard", "bot:medium", "bot:easy"], 300 + rnd)
-            scene = app.start_match(RACE, m)
+            scene = app.start_match(RACE, m, countdown=0)
             frames = [0]
 
             def current():
@@ -597,7 +598,7 @@ def test_race_autosave_resumes_and_replays(app):
 
     launcher = app.push(LauncherScene(app))
     m = race(["human", "bot:hard", "bot:easy"], 6)
-    scene = app.start_match(RACE, m)
+    scene = app.start_match(RACE, m, countdown=0)
     for _ in range(700):
         app.step([], STEP)
     assert len(m.log) > 60 and not m.is_over()

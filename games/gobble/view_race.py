@@ -129,7 +129,8 @@ class RaceScene(BoardScene):
         self.panel_flash: dict[int, tuple[str, float]] = {}
         self._finish: tuple[int, dict] | None = None
         self.board_hint: tuple[Any, dict] | None = None  # (board, action)
-        fresh = not on_lan and not match.log and match.time == 0 and bool(self.humans())
+        fresh = (not on_lan and match.time == 0 and bool(self.humans())
+                 and all(e["p"] < 0 for e in match.log))    # only the deal so far
         self.countdown = float(opts.get("countdown", COUNTDOWN)) if fresh else 0.0
         self.go_shown = GO_TIME
         self._ended = match.is_over()
@@ -737,6 +738,8 @@ class RaceScene(BoardScene):
         if self.seat is None:
             return ("Watching the bots race", th.panel)
         me = self.me()
+        if self.countdown > 0:
+            return ("Get ready: look at your tile, the race starts in a moment", th.panel)
         if me.out is not None:
             return (f"You are OUT ({ordinal(me.out)}): the others race on", mix(th.good, (0, 0, 0), 0.45))
         n = self.owed()
@@ -764,7 +767,7 @@ class RaceScene(BoardScene):
         if self.countdown > 0:
             text = str(math.ceil(self.countdown))
             frac = self.countdown - math.floor(self.countdown)
-        elif self.go_shown < GO_TIME and not self.match.log:
+        elif self.go_shown < GO_TIME:
             text, frac = "Go!", 1.0 - self.go_shown / GO_TIME
         else:
             return
