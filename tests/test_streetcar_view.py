@@ -470,6 +470,9 @@ def test_a_fork_numbers_the_end_squares_and_a_click_picks_the_way(app):
     seat = st.turn
     assert scene.human_turn() and st.phase == "choose"
     i = next(j for j, f in enumerate(st.dice) if len(scene.rules.moves(st, f)) >= 2)
+    app.step([motion(scene.die_rect(i).center)], STEP)     # pointing at the die shows its ways first
+    die, ways = scene.shown_ways()
+    assert die == i and {w.path for w in ways} == {w.path for w in scene.rules.moves(st, st.dice[i]) if w.path}
     app.step([key(pygame.K_1 + i)], STEP)
     assert scene.die_sel == i and len(scene.branch) >= 2 and "forks" in scene.status_text()
     want = scene.branch[1]

@@ -556,7 +556,7 @@ class BoardScene(TableScene):
         sym = self._symbols()
         esc = self.escalating()
         purist = self.purist()
-        key = (board, self.s, draw._palette_key(th), sym, esc, purist)
+        key = (board, self.s, draw._palette_key(th), sym, esc, purist, self.match.is_over())
         if self._layer is not None and self._layer[0] == key:
             return self._layer[1], self._layer[2]
         lay = self.layout()
@@ -588,7 +588,7 @@ class BoardScene(TableScene):
                 if (c[0] + dq, c[1] + dr) not in board.tiles:
                     pygame.draw.aaline(surf, rim, corners[(-d) % 6], corners[(1 - d) % 6])
         # gobble markers, and the mark of a space no tile left can fill (a purist table shows neither)
-        dead = set() if purist else set(self.dead_spaces())
+        dead = set() if purist or self.match.is_over() else set(self.dead_spaces())
         for c in spaces:
             x, y = lay.center(c)
             if c in dead:

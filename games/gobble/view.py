@@ -691,13 +691,14 @@ class SolitaireScene(BoardScene):
         if stats["hinted_games"]:
             rows2.append(("With hints", f"{stats['hinted_wins']} of {stats['hinted_games']} won"))
         if self.hinted():
-            rows.append(("Hints", f"{self.match.meta['hints']} (counted apart)"))
+            rows.append(("Hints (kept apart)", str(self.match.meta["hints"])))
         self._blit_text(surface, "THIS GAME", 13, th.text_dim, True, topleft=(box.x + 48, box.y + 124))
         self._blit_text(surface, "YOUR STATISTICS (NO HINT)", 13, th.text_dim, True,
                         topleft=(box.x + 320, box.y + 124))
+        pitch = 30 if max(len(rows), len(rows2)) <= 4 else 25
         for col, data in ((box.x + 48, rows), (box.x + 320, rows2)):
             for i, (k, v) in enumerate(data):
-                y = box.y + 152 + i * 30
+                y = box.y + 150 + i * pitch
                 self._blit_text(surface, k, 17, th.text_dim, topleft=(col, y))
                 self._blit_text(surface, v, 17, th.text, True, topright=(col + 232, y))
         for b in self.end_buttons:

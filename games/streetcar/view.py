@@ -11,11 +11,15 @@ Pass, the dice) and Undo / Rules / Menu.
   exchange with ⇄), squares where it fits turned otherwise show ↻; the ghost under the pointer is
   outlined green or red. Click a highlighted square to play it; a refused square says why. A first
   tile that needs the second to be legal marks the square the second must exchange.
+* **The route.** A band in the line colour marks only the track that serves the route (the shortest
+  ways from the terminals to the stops and to each other, ``route.serving_paths``). Once the route is
+  complete the trip Start trip would take is drawn over the board with arrows (``route.planned_trip``);
+  on the trip, the way ahead and the next stop (``route.best_path``).
 * **Start trip** (when the route is complete): pick the terminal to leave from with the two buttons
   or by clicking one of the line's terminals on the board.
 * **Phase 2.** **Space** rolls (3, then 2, then 1 dice; the classic die once), the dice tumble, then
-  click a die (or press 1-3) to carry it out; where the track forks, the possible end squares are
-  numbered: click one (or its button). **Enter** stops. The tram moves square by square along the
+  click a die (or press 1-3) to carry it out; pointing at a die draws its ways; where the track forks,
+  each way is drawn and its end square numbered: click one (or its button). **Enter** stops. The tram moves square by square along the
   path of the ``drive`` event.
 * **Hot-seat.** Line and route cards are secret: with two or more humans at the screen, a hand-over
   screen covers everything when the turn passes to another human, until they click "I am <name>".
@@ -24,6 +28,8 @@ Pass, the dice) and Undo / Rules / Menu.
 * **Bots** think in a :class:`sim.ai.worker.BotWorker` (never on the frame); their action is shown
   no sooner than ``BOT_DELAY`` s after the previous one and after the dice and tram animations.
 * **Undo** (Ctrl+Z): the rules' policy (the first tile of a turn, while the turn goes on).
+* **Hands** keep fixed slots (:meth:`StreetcarScene.hand_slots`): a tile laid leaves its slot empty
+  until a drawn tile fills it; the picked-up tile is shown turned as it would be laid.
 
 Keys: R rotate, Space roll, Enter stop / confirm, 1-3 dice (1-9 the ways at a fork), P pass, X mark the
 exchangeable tiles, Ctrl+Z undo, V result card / board, Esc drops a selection (else the app's menu), F1
