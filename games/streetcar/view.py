@@ -1304,26 +1304,34 @@ class StreetcarScene(TableScene):
                 pts += [(ox + px, oy + py) for px, py in draw.track_line(e, t, SQ)]
         return pts
 
-    def _route_layer(self, nodes: list[int], line: int) -> pygame.Surface:
-        """The route ``nodes`` as a see-through band in the line colour with a dark edge and a dot at
-        every square, on a board-sized transparent surface (cached per route and line)."""
+    def _route_layer(self, nodes: list[int], line: int) -> tuple[pygame.Surface, tuple[int, int]]:
+        """The route ``nodes`` as a see-through band in the line colour with a dark edge and arrows
+        showing the way, on a transparent surface just large enough, and its top left (px; cached per
+        route and line)."""
         key = ("route-layer", tuple(nodes), line)
-        img = self._shades.get(key)
-        if img is not None:
-            return img
+        got = self._shades.get(key)
+        if got is not None:
+            return got
         for k in [k for k in self._shades if k[0] == "route-layer"]:
             del self._shades[k]
-        img = pygame.Surface(AREA.size, pygame.SRCALPHA)
         pts = self.path_points(nodes)
+        box = pygame.Rect(min(x for x, _ in pts), min(y for _, y in pts), 1, 1)
+        box.union_ip(pygame.Rect(max(x for x, _ in pts), max(y for _, y in pts), 1, 1))
+        box.inflate_ip(24, 24)
+        img = pygame.Surface(box.size, pygame.SRCALPHA)
+        ox, oy = box.topleft
+        pts = [(x - ox, y - oy) for x, y in pts]
         col = draw.LINE_RGB[line]
+        a = 215                     # see-through: the tiles show under the route (drawn into the pixels)
         if len(pts) > 1:
-            for width, c in ((13, (16, 16, 16)), (7, col)):
+            for width, c in ((13, (16, 16, 16, a)), (7, (*col, a))):
                 pygame.draw.lines(img, c, False, pts, width)
                 for p in pts:
                     pygame.draw.circle(img, c, p, width // 2)
         # a chevron every second square shows the way the tram goes
         for i in range(1, len(nodes) - 1, 2):
-            a, b = self.cell_centre(*xy_of(R.node_cell(nodes[i]))), None
+            cx, cy = self.cell_centre(*xy_of(R.node_cell(nodes[i])))
+            at = (cx - ox, cy - oy)
             n = nodes[i]
             if R.node_entry(n) == R.HOME or R.node_cell(n) in LEGS:
                 continue
@@ -1331,14 +1339,13 @@ class StreetcarScene(TableScene):
             if t is None:
                 continue
             dx, dy = SIDE_DELTA[t]
-            tip = (a[0] + dx * 9, a[1] + dy * 9)
-            back = (a[0] - dx * 3, a[1] - dy * 3)
+            tip = (at[0] + dx * 9, at[1] + dy * 9)
+            back = (at[0] - dx * 3, at[1] - dy * 3)
             wing = [(back[0] - dy * 7, back[1] + dx * 7), tip, (back[0] + dy * 7, back[1] - dx * 7)]
-            pygame.draw.lines(img, (16, 16, 16), False, wing, 6)
-            pygame.draw.lines(img, (255, 255, 255), False, wing, 3)
-        img.set_alpha(215)
-        self._shades[key] = img
-        return img
+            pygame.draw.lines(img, (16, 16, 16, a), False, wing, 6)
+            pygame.draw.lines(img, (255, 255, 255, a), False, wing, 3)
+        self._shades[key] = (img, (ox, oy))
+        return img, (ox, oy)
 
     def route_seat(self) -> int | None:
         """Whose route is drawn: the seat whose cards the panel shows, when they may be seen."""
@@ -1356,7 +1363,8 @@ class StreetcarScene(TableScene):
         if seat in self.anim_tram or seat in self.anim_jump:
             return   # the way ahead is drawn again once the tram stands
         if len(nodes) > 1:
-            surface.blit(self._route_layer(nodes, me.line), (0, 0))
+            img, at = self._route_layer(nodes, me.line)
+            surface.blit(img, at)
         nxt = self.next_stop(seat)
         if nxt is not None:
             th = self.theme
