@@ -18,7 +18,7 @@ from events import click, key, motion, wheel
 from games.streetcar import SPEC
 from games.streetcar import draw as scdraw
 from games.streetcar.data import BUILDINGS, TERMINALS, TILES, face_steps
-from games.streetcar.tiles import ORIENT
+from games.streetcar.tiles import LEGS, ORIENT
 from games.streetcar.view import HAND_TILE as HAND_TILE_PX
 from games.streetcar.rules import StreetcarRules
 from games.streetcar import route as R
@@ -532,7 +532,7 @@ def test_a_whole_hot_seat_game_through_the_screen(app):
     bot's, carried out through the screen): every hand-over, tile, trip start, roll, die, fork and
     stop goes through the scene, and the log holds exactly what was chosen."""
     from games.streetcar.ai import make_bot
-    from games.streetcar.tiles import ORIENT
+    from games.streetcar.tiles import LEGS, ORIENT
 
     scene, m, _ = start(app, {"players": 2, "seats": ["human", "human"]}, seed=9)
     chosen, handovers, forks = [], 0, 0
@@ -777,3 +777,33 @@ def test_hand_slots_stay_put_when_a_tile_is_laid_and_a_picked_tile_shows_its_tur
     click(app, rects[1].center)
     assert scene.sel is None
     assert scene.hand_slots(0)[1] is None
+
+
+def test_while_building_the_band_marks_only_the_ways_to_the_stops_not_all_linked_track(app):
+    m = demo_match(["human", "bot:medium", "bot:hard"], seed=2,
+                   until=lambda r, s: s.board.count >= 40 and s.phase == "play" and s.turn == 0)
+    scene, m, _ = start(app, None, match=m)
+    st = m.state
+    me = st.seats[0]
+    assert not StreetcarRules().route_complete(st, 0)
+    # every square a tram of the line can reach from its terminals (the old band)
+    g = R.tram_graph(st.board.tracks)
+    seen, todo = set(), [R.home(me.line, 0), R.home(me.line, 1)]
+    while todo:
+        n = todo.pop()
+        for s2 in g.next(n):
+            if s2 not in seen:
+                seen.add(s2)
+                todo.append(s2)
+    reachable = {R.node_cell(n) for n in seen}
+    band = scene.network(0)
+    assert band and {y * 14 + x for x, y in band} <= reachable
+    assert len(band) < len(reachable - set(LEGS)) / 2      # here most linked track serves others only
+    # each banded track is on a shortest way from a terminal to one of the player's stops or the other
+    # terminal, and such a way ends there
+    signs = {st.board.sign_of(k) for k in me.stops}
+    ways = R.serving_paths(st.board, me.line, me.stops)
+    for p in ways:
+        assert R.node_cell(p[-1]) in signs or p[-1] in R.goals(me.line, 0) + R.goals(me.line, 1)
+    on_ways = {sq for p in ways for sq, _pair in path_tracks(p)}
+    assert set(band) == on_ways

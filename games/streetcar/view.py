@@ -88,11 +88,13 @@ def describe_config(config: dict) -> str:
     dice = {"bga": "3 dice (two 2-green faces, one tools)", "published": "3 dice (one 2-green face, two tools)",
             "classic": "one die 1-4, H, H"}[config["dice"]]
     share = "; drivers' hands are open to all" if config["share_hands"] else ""
-    return f"{stops} stops each, {dice}{share}."
+    pile = "; BGA's 125-tile pile" if config.get("pile") == "bga" else ""
+    return f"{stops} stops each, {dice}{share}{pile}."
 
 
 def make_setup_scene(app: Any, spec: Any) -> SeatSetupScene:
-    """The launcher's set-up dialog (``GameSpec.make_setup``): 2 to 5 seats, dice and hand sharing."""
+    """The launcher's set-up dialog (``GameSpec.make_setup``): 2 to 5 seats and the options of
+    ``options.OPTIONS`` (dice, hand sharing, draw pile)."""
     return SeatSetupScene(app, spec, min_players=2, max_players=5, max_handicap=0,
                           heading="New game", describe=describe_config)
 
