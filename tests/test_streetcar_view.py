@@ -532,7 +532,6 @@ def test_a_whole_hot_seat_game_through_the_screen(app):
     bot's, carried out through the screen): every hand-over, tile, trip start, roll, die, fork and
     stop goes through the scene, and the log holds exactly what was chosen."""
     from games.streetcar.ai import make_bot
-    from games.streetcar.tiles import LEGS, ORIENT
 
     scene, m, _ = start(app, {"players": 2, "seats": ["human", "human"]}, seed=9)
     chosen, handovers, forks = [], 0, 0
@@ -689,7 +688,6 @@ def _trip_lengths(state, seat):
 
 
 def test_the_drawn_route_is_the_trip_start_would_take_and_the_rules_drive_it(app, tmp_path):
-    from sim.core.rules import CHANCE
     m = _ready_to_start(2)
     scene, m, _ = start(app, None, match=m)
     st = m.state

@@ -1406,7 +1406,6 @@ class StreetcarScene(TableScene):
         th = self.theme
         seat = self.to_act()
         me = self.state.seats[seat]
-        col = draw.LINE_RGB[me.line]
         for k, mv in enumerate(ways):
             if not mv.path:
                 continue
@@ -1420,7 +1419,6 @@ class StreetcarScene(TableScene):
             pygame.draw.circle(surface, th.accent, c, 14)
             pygame.draw.circle(surface, (20, 20, 20), c, 14, 2)
             self._blit_text(surface, str(k + 1), 16, (20, 20, 20), True, center=(c[0], c[1] + 1))
-        del col
 
     def tram_position(self, seat: int) -> tuple[tuple[float, float], int]:
         """Where ``seat``'s tram is drawn now (px) and its heading: along the path of a ``drive`` being
