@@ -1169,18 +1169,19 @@ class StreetcarScene(TableScene):
                 draw.draw_band(surf, r.topleft, SQ, net[(x, y)], draw.LINE_RGB[line])
             if self.mark_exchangeable and TILES[t[0]].exchangeable:
                 self._blit_text(surf, "⇄", 13, (255, 255, 255), True, topright=(r.right - 3, r.y + 1))
-        sign_font = self.app.font(15, True)
         for c in board.signs:
-            if c < 0:
-                continue
-            x, y = xy_of(c)
-            letter = board.sign_at(c)
-            bx, by = BUILDINGS[letter]
-            cx, cy = self.cell_centre(x, y)
-            draw.draw_sign(surf, (cx + (bx - x) * SQ * SIGN_AT, cy + (by - y) * SQ * SIGN_AT), letter,
-                           SQ * 0.23, sign_font, (bx - x, by - y))
+            if c >= 0:
+                self._draw_sign(surf, c, board.sign_at(c))
         self._pos_cache = (key, board, surf)
         return surf
+
+    def _draw_sign(self, surface, c: int, letter: str) -> None:
+        """The stop sign of building ``letter`` on square ``c``, toward its building."""
+        x, y = xy_of(c)
+        bx, by = BUILDINGS[letter]
+        cx, cy = self.cell_centre(x, y)
+        draw.draw_sign(surface, (cx + (bx - x) * SQ * SIGN_AT, cy + (by - y) * SQ * SIGN_AT), letter,
+                       SQ * 0.23, self.app.font(15, True), (bx - x, by - y))
 
     def _draw_board(self, surface) -> None:
         st = self.state
@@ -1367,6 +1368,11 @@ class StreetcarScene(TableScene):
         if len(nodes) > 1:
             img, at = self._route_layer(nodes, me.line)
             surface.blit(img, at)
+            board = self.state.board
+            for c in {R.node_cell(n) for n in nodes}:    # the stop signs on the route stay on top
+                letter = board.sign_at(c)
+                if letter:
+                    self._draw_sign(surface, c, letter)
         nxt = self.next_stop(seat)
         if nxt is not None:
             th = self.theme
