@@ -758,8 +758,7 @@ class RaceScene(BoardScene):
         text, col = self._status_text()
         self._pill(surface, text, (BOARD.centerx, BOARD.y + 26), col, size=16)
         self._draw_message(surface, BOARD.y + 54)
-        keys = "wheel: zoom  ·  right-drag: pan  ·  F: fit" + ("" if self.hint_refusal() else "  ·  H: hint")
-        self._blit_text(surface, keys, 13,
+        self._blit_text(surface, "wheel: zoom  ·  right-drag: pan  ·  F: fit  ·  H: hint", 13,
                         mix(th.bg, th.text_dim, 0.75), bottomright=(BOARD.right - 14, BOARD.bottom - 10))
 
     def _draw_countdown(self, surface) -> None:
