@@ -140,6 +140,13 @@ class SeatSetupScene(Scene):
         cfg.update(self.values)
         return cfg
 
+    def kind_pitch(self) -> int:
+        """Px from one kind button to the next: 100, narrower when more kinds must fit before the
+        extra-tiles column (a dialog with names has no such column)."""
+        if self.max_handicap > 0:
+            return min(100, 450 // max(1, len(self.kinds)))
+        return 100
+
     def set_option(self, key: str, value: Any) -> None:
         self.values[key] = value
         self._build()
@@ -245,8 +252,8 @@ class SeatSetupScene(Scene):
             self.seat_rows.append((kb, minus, plus))
             if self.max_handicap == 0 and kind == "human":
                 name = self.names[i]
-                self.name_buttons[i] = Button((self.name_x(), y, b.right - 40 - self.name_x(), self.seat_h - 14),
-                                              name or "Name…",
+                nx = self.name_x()   # after the seat's kind buttons, never over them
+                self.name_buttons[i] = Button((nx, y, min(200, b.right - 36 - nx), 38), name or "Name…",
                                               lambda i=i: self.ask_name(i),
                                               style="normal" if name else "quiet", font_size=16,
                                               tooltip="the name shown for this seat")
@@ -281,16 +288,9 @@ class SeatSetupScene(Scene):
                 self.focus.focus = (r, row.index(old))
         self.focus._mark()
 
-    def kind_pitch(self) -> int:
-        """Px from one kind button to the next: 100, narrower when more kinds must fit before the
-        extra-tiles column."""
-        if self.max_handicap > 0:
-            return min(100, 450 // max(1, len(self.kinds)))
-        return 100
-
     def name_x(self) -> int:
-        """Left edge (px) of the name column: just after the last kind button."""
-        return self.box.x + 40 + 70 + len(self.kinds) * self.kind_pitch() + 6
+        """The x (px) of the name buttons and their heading: right of the widest row of kinds."""
+        return max(self.box.x + 40 + 480, self.box.x + 40 + 70 + 100 * len(self.kinds) + 6)
 
     def buttons(self) -> list[Button]:
         out = list(self.count_buttons)
@@ -364,7 +364,7 @@ class SeatSetupScene(Scene):
         if self.options:
             y = b.y + 176 + self.seat_h * self.max_players + 8 + self.opt_h * len(self.options)
         else:
-            y = b.y + 176 + self.seat_h * len(self.seat_rows) + 8
+            y = b.y + 176 + 52 * len(self.seat_rows) + 8     # no option rows: never the compact pitch
         font = app.font(16)
         if self.error:
             msg, col = "Not possible: " + self.error, th.bad
