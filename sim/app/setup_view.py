@@ -364,7 +364,7 @@ class SeatSetupScene(Scene):
         if self.options:
             y = b.y + 176 + self.seat_h * self.max_players + 8 + self.opt_h * len(self.options)
         else:
-            y = b.y + 176 + 52 * len(self.seat_rows) + 8     # no option rows: never the compact pitch
+            y = b.y + 176 + 52 * len(self.seat_rows) + 8
         font = app.font(16)
         if self.error:
             msg, col = "Not possible: " + self.error, th.bad
