@@ -773,9 +773,12 @@ class RaceScene(BoardScene):
         th = self.theme
         r = round(70 + 30 * frac)
         c = (BOARD.centerx, BOARD.centery)
-        pygame.draw.circle(surface, mix(th.bg, (0, 0, 0), 0.5), (c[0], c[1] + 4), r + 4)
-        pygame.draw.circle(surface, th.panel, c, r)
-        pygame.draw.circle(surface, th.accent, c, r, 5)
+        disc = pygame.Surface((2 * r + 12, 2 * r + 12), pygame.SRCALPHA)   # see-through: the tiles show
+        m = (r + 6, r + 6)
+        pygame.draw.circle(disc, (0, 0, 0, 120), (m[0], m[1] + 4), r + 4)
+        pygame.draw.circle(disc, (*th.panel, 175), m, r)
+        pygame.draw.circle(disc, (*th.accent, 255), m, r, 5)
+        surface.blit(disc, (c[0] - m[0], c[1] - m[1]))
         self._blit_text(surface, text, round(r * 0.9), th.accent if text == "Go!" else th.text, True,
                         center=(c[0], c[1] + 2))
         if self.countdown > 0:
