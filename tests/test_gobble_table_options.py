@@ -113,6 +113,31 @@ def test_a_purist_solitaire_table_has_no_markers_cues_dead_marks_or_hint(app):
     assert scene.fits_gobble(tile) == 0
 
 
+def test_a_purist_table_never_snaps_the_tile_to_a_place_where_it_fits(app):
+    m = solitaire_with_dead_space()
+    plain = start(app, SOLITAIRE, m)
+    board, tile = m.state.board, m.state.held
+    # a pointer inside an empty cell next to a legal one, within the snapping distance of it
+    found = None
+    for cell, rots in plain.placements(tile).items():
+        for dq, dr in DIRS:
+            nb = (cell[0] + dq, cell[1] + dr)
+            if nb in board.tiles or board.neighbour_count(nb) >= 2:
+                continue
+            (x0, y0), (x1, y1) = plain.cell_pos(nb), plain.cell_pos(cell)
+            pos = (x0 + (x1 - x0) * 0.4, y0 + (y1 - y0) * 0.4)
+            if plain.cell_at(pos) == nb and plain.target_for(tile, rots[0], pos) == (cell, True):
+                found = (pos, nb, rots[0])
+                break
+        if found:
+            break
+    assert found, "no cell to test the snapping with"
+    pos, nb, rot = found
+    purist = start(app, SOLITAIRE, purist_copy(m))
+    purist.s, purist.cam = plain.s, plain.cam          # the same view
+    assert purist.target_for(tile, rot, pos) == (nb, False)
+
+
 def test_solitaire_hints_are_kept_with_the_record_and_counted_apart(app):
     m = sample_match(20, 3)
     scene = start(app, SOLITAIRE, m)

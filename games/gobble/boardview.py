@@ -466,8 +466,8 @@ class BoardScene(TableScene):
         if rot in legal.get(cell, ()):
             return (cell, True)
         board = self.view_board()
-        if cell in board.tiles or board.neighbour_count(cell) >= 2:
-            return (cell, False)         # on a tile or a real space: no snapping elsewhere
+        if cell in board.tiles or board.neighbour_count(cell) >= 2 or self.purist():
+            return (cell, False)         # on a tile or a real space (or a purist table): no snapping
         best, best_d = None, self.SNAP * self.s
         for c, rots in legal.items():
             if rot in rots:
@@ -671,8 +671,12 @@ class BoardScene(TableScene):
 
     def _draw_held(self, surface, tile, rot, sym) -> None:
         """The ghost of the held tile: snapped into a legal cell (green), or at the pointer over a red
-        cell with a cross and the reason."""
+        cell with a cross and the reason; at a purist table, at the pointer with no cue."""
         th = self.theme
+        if self.purist():      # no cue: the ghost under the pointer, whether it fits or not
+            if self.BOARD.collidepoint(self.pointer):
+                draw.ghost_sprite(tile, rot, self.s, th, sym, 200).blit(surface, *self.pointer)
+            return
         tgt = self.target_for(tile, rot, self.pointer)
         if tgt is not None:
             cell, ok = tgt

@@ -559,7 +559,7 @@ class SolitaireScene(BoardScene):
             n = st.rescues
             self._blit_text(surface, f"{n} rescue{'s' if n > 1 else ''} left", 16, th.text, True,
                             midtop=(HAND_CARD.centerx, HAND_CARD.y + 72))
-            if self.placements(st.penalty[-1]):
+            if self.purist() or self.placements(st.penalty[-1]):     # a purist table never says if it fits
                 lines = ["Drag the top penalty tile to the", "board, or send it back to the bag,", "or keep it:"]
             else:
                 lines = ["The top penalty tile fits nowhere.", "Return it to the bag (it may fit", "later), or keep it:"]
@@ -635,7 +635,7 @@ class SolitaireScene(BoardScene):
             for i in range(depth, 0, -1):
                 under.blit(surface, PEN_C[0] - 4 * i, PEN_C[1] + 4 * i)
             top = shown[-1]
-            if rescuing and self.placements(top):
+            if rescuing and not self.purist() and self.placements(top):
                 pulse = 0.5 + 0.5 * math.sin(self.clock * 4.0)
                 draw.glow_sprite(PEN_S, th.accent, 110 + int(90 * pulse) // 10 * 10).blit(surface, *PEN_C)
             rot = self.rot if rescuing else 0
@@ -652,7 +652,7 @@ class SolitaireScene(BoardScene):
         big = th.good if npen == 0 else (th.text if npen < 4 else th.bad)
         self._blit_text(surface, str(npen), 40, big, True, topleft=(tx, PEN_CARD.y + 40))
         self._blit_text(surface, "tile" if npen == 1 else "tiles", 16, th.text_dim, topleft=(tx, PEN_CARD.y + 90))
-        note = "drag it to play it" if rescuing and pen and self.placements(pen[-1]) else \
+        note = "drag it to play it" if rescuing and pen and not self.purist() and self.placements(pen[-1]) else \
             "empty = you win" if npen == 0 else "your score (0 wins)"
         self._blit_text(surface, note, 13, th.accent if rescuing else th.text_dim,
                         topleft=(tx, PEN_CARD.y + 118))

@@ -747,9 +747,10 @@ class RaceScene(BoardScene):
             return (f"Give {n} tile{'s' if n > 1 else ''}: choose pile or stack top, then click an opponent",
                     mix(th.accent, (0, 0, 0), 0.45))
         if self.hold is not None:
-            return ("Drop it on a highlighted space  ·  wheel / right click / Q E turn it", th.panel)
+            where = "a space" if self.purist() else "a highlighted space"
+            return (f"Drop it on {where}  ·  wheel / right click / Q E turn it", th.panel)
         tiles = [t for _s, t in self.rules.placeable(st, self.seat)]
-        if tiles and not any(self.placements(t) for t in tiles):
+        if tiles and not self.purist() and not any(self.placements(t) for t in tiles):
             return ("None of your tiles fits now: put the revealed one on your stack (D)", th.panel)
         return ("Race! Drag your tile onto the Tantrix  ·  it must touch 2 tiles, colours matching", th.panel)
 
@@ -950,7 +951,7 @@ class RaceScene(BoardScene):
                 draw.ghost_sprite(t, rot, s, th, sym, 110).blit(surface, *c)
             else:
                 draw.tile_sprite(t, rot, s, th, sym).blit(surface, *c)
-            notes.append(gob if gob else (0 if self.placements(t) else -1))
+            notes.append(gob if gob else (0 if self.purist() or self.placements(t) else -1))
         if len(slots) == 1 and notes:
             k = notes[0]
             note, col = (("Fits a double gobble space!", th.accent) if k >= 4 else
@@ -996,7 +997,7 @@ class RaceScene(BoardScene):
                         topleft=(tx + 8 + self._text(str(n), 34, th.text, True).get_width(), STACK_CARD.y + 50))
         if dropping:
             note = "Drop: onto your stack"
-        elif stack and self.playing() and self.placements(stack[-1]):
+        elif stack and self.playing() and not self.purist() and self.placements(stack[-1]):
             note = "top tile fits: drag it"
         elif stack:
             note = "only the top can be played"
