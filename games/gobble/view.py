@@ -298,6 +298,10 @@ class SolitaireScene(BoardScene):
         elif t == "penalty":
             self.say("Hint: this tile fits nowhere (Space)", self.theme.accent, 4.0)
 
+    def hinted(self) -> bool:
+        """Whether a hint was shown in this game (its statistics are then kept apart)."""
+        return bool(self.match.meta.get("hints"))
+
     def do_undo(self) -> None:
         """Ctrl+Z: a placement, while no new tile has been drawn (a draw can never be taken back)."""
         if self.match.undo(0):
@@ -457,10 +461,6 @@ class SolitaireScene(BoardScene):
         if over and self.result is None:
             self.result = {"stats": load_stats(), "counted": False}
         self._refresh_buttons()
-
-    def hinted(self) -> bool:
-        """Whether a hint was shown in this game (its statistics are then kept apart)."""
-        return bool(self.match.meta.get("hints"))
 
     def _count_finished_game(self) -> None:
         """Add the finished game to the personal statistics, once. Called from the match listener on
