@@ -1379,8 +1379,8 @@ class StreetcarScene(TableScene):
             node, letter = nxt
             x, y = xy_of(R.node_cell(node))
             r = self.cell_rect(x, y)
-            pulse = 0.5 + 0.5 * abs(((self.clock * 1.5) % 2) - 1)
-            pygame.draw.rect(surface, mix(th.accent, (255, 255, 255), pulse), r.inflate(6, 6), 4, border_radius=8)
+            pygame.draw.rect(surface, (16, 16, 16), r.inflate(10, 10), 3, border_radius=9)
+            pygame.draw.rect(surface, th.accent, r.inflate(6, 6), 4, border_radius=8)
             text = f"next stop {letter}" if letter else "home"
             img = self._text(text, 13, (20, 20, 20), True)
             tag = img.get_rect(midbottom=(r.centerx, r.y - 6)).inflate(10, 4)
