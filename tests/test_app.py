@@ -84,10 +84,11 @@ class FakeGameScene(Recorder):
 
 @pytest.fixture
 def solitaire(monkeypatch, tmp_path):
-    """The registry's gobble-solitaire spec with a stand-in rules.md (tmp) and a fake scene."""
+    """The registry's gobble-solitaire spec with a stand-in rules.md (tmp), a fake scene and no set-up
+    dialog (Play starts the match at once)."""
     md = tmp_path / "rules.md"
     md.write_text(RULES_MD, encoding="utf-8")
-    spec = dataclasses.replace(games.gobble.SOLITAIRE, rules_text=md, make_scene=FakeGameScene)
+    spec = dataclasses.replace(games.gobble.SOLITAIRE, rules_text=md, make_scene=FakeGameScene, make_setup=None)
     monkeypatch.setattr(games.gobble, "SOLITAIRE", spec)
     assert registry.get_spec("gobble-solitaire") is spec
     return spec

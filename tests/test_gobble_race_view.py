@@ -39,6 +39,7 @@ def race(seats, seed):
 def start(app, match, **opts):
     sounds = []
     app.audio.play = lambda name: sounds.append(name)
+    opts.setdefault("countdown", 0)        # no 3-2-1 unless a test asks for it
     scene = app.start_match(RACE, match, autosave=False, **opts)
     app.step([], STEP)
     return scene, sounds
@@ -359,8 +360,9 @@ def test_race_in_progress_render_shows_panels_markers_and_banner(app, tmp_path):
     # one panel per opponent, each with its seat tag's colour
     for j, r in scene.panel_rects():
         assert near(scene.seat_colour(j), colours(r))
-    # gobble markers on the board (accent discs on the gobble spaces)
-    spaces = [c for c in m.state.board.spaces(3) if BOARD.collidepoint(scene.cell_pos(c))]
+    # gobble markers on the board (accent discs on the gobble spaces some tile left can still fill)
+    spaces = [c for c in m.state.board.spaces(3) if BOARD.collidepoint(scene.cell_pos(c))
+              and c not in scene.dead_spaces()]
     if spaces:
         x, y = scene.cell_pos(spaces[0])
         assert near(app.theme.accent, colours(pygame.Rect(x - 6, y - 6, 12, 12), 1), 30) or \
@@ -401,15 +403,16 @@ def test_launcher_play_opens_the_setup_dialog_and_starts_the_race(app):
         if dlg.focus.current() in row:
             break
     assert dlg.focus.current() in row
-    while dlg.focus.current() is not row[3]:
+    while dlg.focus.current() is not row[4]:                # human, slow, easy, medium, hard
         app.step([key(pygame.K_RIGHT)], STEP)
     app.step([key(pygame.K_RETURN)], STEP)
     assert dlg.seats[2] == "bot:hard"
-    click(app, dlg.seat_rows[1][0][1].rect.center)       # P2: easy bot
+    click(app, dlg.seat_rows[1][0][2].rect.center)       # P2: easy bot
     for _ in range(2):
         click(app, dlg.seat_rows[0][2].rect.center)      # P1: 2 extra tiles
     assert dlg.config() == {"players": 3, "seats": ["human", "bot:easy", "bot:hard"], "handicap": [2, 0, 0],
-                            "hand": 1, "escalating": False, "gift_timeout": 10.0}
+                            "hand": 1, "escalating": False, "gift_timeout": 10.0, "purist": False,
+                            "lan_hints": False}
     assert "17 tiles" in dlg.info and "P1 +2" in dlg.info
     click(app, dlg.b_start.rect.center)
     scene = app.top
@@ -475,7 +478,7 @@ def test_fuzz_20000_events_on_race_scene():
                  (pygame.K_f, 0), (pygame.K_PLUS, 0), (pygame.K_MINUS, 0), (pygame.K_v, 0))
         for rnd in range(10):
             m = race(["human", "bot:hard", "bot:medium", "bot:easy"], 300 + rnd)
-            scene = app.start_match(RACE, m)
+            scene = app.start_match(RACE, m, countdown=0)
             frames = [0]
 
             def current():
@@ -595,7 +598,7 @@ def test_race_autosave_resumes_and_replays(app):
 
     launcher = app.push(LauncherScene(app))
     m = race(["human", "bot:hard", "bot:easy"], 6)
-    scene = app.start_match(RACE, m)
+    scene = app.start_match(RACE, m, countdown=0)
     for _ in range(700):
         app.step([], STEP)
     assert len(m.log) > 60 and not m.is_over()

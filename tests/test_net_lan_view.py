@@ -44,6 +44,9 @@ def test_lan_scene_plays_and_shows_host_quit(app, tmp_path):
         st = scene.state
         assert st.n == 2 and st.revealed(a.seat) == tuple(a.latest["view"]["revealed"])
         assert scene.name(b.seat) == "Bob"
+        # against people the hint is off unless the host allows it
+        app.step([key(pygame.K_h)], app.STEP)
+        assert scene.board_hint is None and "people" in scene.hint_refusal()
         # a legal move from the view goes out as an intent and comes back applied
         act = choose(a.latest["view"], a.seat, random.Random(1))
         n0 = len(a.latest["view"]["board"])
@@ -81,7 +84,9 @@ def test_launcher_host_and_join_dialogs(app):
     launcher.host_lan()
     setup = app.top
     assert isinstance(setup, HostSetupScene)
-    setup.cycle(1)                     # P2: LAN -> easy bot
+    setup.cycle(1)                     # P2: LAN -> slow bot -> easy bot
+    assert setup.kinds[1] == "bot:slow"
+    setup.cycle(1)
     assert setup.kinds[1] == "bot:easy"
     setup.f_port.text = "0"
     setup.submit()
@@ -168,7 +173,8 @@ def test_the_race_screen_draws_its_seats_observe_through_a_remote_match(app, tmp
     from games.gobble.view_lan import LanLobbyScene, LanRaceScene
     from sim.net.remote import RemoteMatch
 
-    host = Host(get_spec("gobble"), players=2, bots=[], seed=8, tick=0.02, record_path=tmp_path / "r.json").start()
+    host = Host(get_spec("gobble"), players=2, bots=[], seed=8, tick=0.02, record_path=tmp_path / "r.json",
+                options={"lan_hints": True}).start()      # the host allows the hint (H) against people
     try:
         a = Client("127.0.0.1", host.port, "Ann").start()
         b = Client("127.0.0.1", host.port, "Bob").start()

@@ -59,3 +59,76 @@ def test_a_game_with_options_checks_its_config_with_them(name):
     p = argparse.ArgumentParser()
     spec.add_flags(p)
     assert {a.dest for a in p._actions} >= {o.key for o in spec.options if not o.dialog_only}
+
+
+# ------------------------------------------------------------------------------ reachable both ways
+WITH_OPTIONS = [n for n in registry.game_names() if registry.get_spec(n).options]
+
+
+def _cli_config(command: str, spec, flags: list[str]) -> dict:
+    """The config (``host``: the options) the real command line makes of ``playtable COMMAND GAME FLAGS``,
+    by the functions ``cli.main`` runs for it."""
+    from sim.app import cli
+    argv = [command, spec.name, *flags]
+    if command == "selfplay" and spec.seated:
+        argv += ["--players", ",".join(f"bot:{spec.seat_levels[0]}" for _ in spec.default_players)]
+    args, extra = cli.build_parser().parse_known_args(argv)
+    cli._game_flags(args, extra)
+    if command == "host":
+        return cli.host_options(spec, args, spec.make_rules().info.min_players, [])
+    if command == "selfplay" and not spec.seated:
+        got = cli.flags_config(spec, args)
+    else:
+        got = cli.seats_config(spec, args.players, args.handicap, bots_only=command == "selfplay", options=args)
+    if got is None:       # no flag given: the game's own default config
+        rules = spec.make_rules()
+        got = rules.validate_config(rules.default_config())
+    return got
+
+
+@pytest.mark.parametrize("name", WITH_OPTIONS)
+def test_every_option_value_is_reachable_from_the_command_line(name):
+    """Each value the dialog offers is given by the option's flag on ``play``, ``selfplay`` and (LAN
+    games) ``host``."""
+    spec = registry.get_spec(name)
+    commands = ["play", "selfplay"] + (["host"] if spec.lan else [])
+    for o in spec.options:
+        assert not o.dialog_only, f"{name}: {o.key} has no flag"
+        for v in o.dialog_values():
+            text = o.text_for(v)
+            if text is None:                          # a bool flag: given, it sets the other value
+                flags = [o.cli_flag] if v != o.default else []
+            else:
+                flags = [o.cli_flag, text]
+            for command in commands:
+                got = _cli_config(command, spec, flags)
+                if command == "host" and not flags:
+                    assert o.key not in got
+                    continue
+                assert got[o.key] == v, (command, o.key, v, got)
+
+
+@pytest.mark.parametrize("name", WITH_OPTIONS)
+def test_every_option_value_is_reachable_in_the_setup_dialog(app, name):
+    """The game's set-up dialog has a row per option whose buttons, clicked, give each value, and Start
+    makes a match with it."""
+    from events import click
+    spec = registry.get_spec(name)
+    assert spec.make_setup is not None, f"{name} has options but no set-up dialog"
+    app.audio.play = lambda n: None
+    dlg = app.push(spec.make_setup(app, spec))
+    app.step([], 1 / 60)
+    keys = [c.key for c in dlg.options]
+    for o in spec.options:
+        assert not o.cli_only, f"{name}: {o.key} is not in the dialog"
+        assert o.key in keys
+        for v in o.dialog_values():
+            row = dlg.option_rows[keys.index(o.key)]
+            button = row[list(dlg.options[keys.index(o.key)].values).index(v)]
+            click(app, button.rect.center)
+            assert dlg.values[o.key] == v and dlg.config()[o.key] == v, (o.key, v)
+    last = {o.key: o.dialog_values()[-1] for o in spec.options}
+    if dlg.error is None:
+        click(app, dlg.b_start.rect.center)
+        assert app.match is not None
+        assert all(app.match.config[k] == v for k, v in last.items())

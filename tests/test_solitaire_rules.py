@@ -502,8 +502,9 @@ def test_match_submit_rejects_without_changing_anything():
 
 
 def test_config_validation():
-    assert RULES.validate_config({}) == {"escalating": False}
-    assert RULES.validate_config({"escalating": True}) == {"escalating": True}
+    assert RULES.validate_config({}) == {"escalating": False, "purist": False}
+    assert RULES.validate_config({"escalating": True}) == {"escalating": True, "purist": False}
+    assert RULES.validate_config({"purist": True})["purist"] is True     # a table option: rules unchanged
     with pytest.raises(ValueError):
         RULES.validate_config({"escalating": "yes"})
     with pytest.raises(ValueError):

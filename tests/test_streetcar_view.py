@@ -18,9 +18,12 @@ from events import click, key, motion, wheel
 from games.streetcar import SPEC
 from games.streetcar import draw as scdraw
 from games.streetcar.data import BUILDINGS, TERMINALS, TILES, face_steps
+from games.streetcar.tiles import LEGS, ORIENT
+from games.streetcar.view import HAND_TILE as HAND_TILE_PX
 from games.streetcar.rules import StreetcarRules
+from games.streetcar import route as R
 from games.streetcar.view import (BOT_DELAY, ROLL_TIME, STEP_TIME, StreetcarScene, demo_match,
-                                  make_setup_scene)
+                                  make_setup_scene, path_tracks)
 from sim.app import cli
 from sim.app.launcher import LauncherScene
 from sim.app.replay import ReplayScene
@@ -467,6 +470,9 @@ def test_a_fork_numbers_the_end_squares_and_a_click_picks_the_way(app):
     seat = st.turn
     assert scene.human_turn() and st.phase == "choose"
     i = next(j for j, f in enumerate(st.dice) if len(scene.rules.moves(st, f)) >= 2)
+    app.step([motion(scene.die_rect(i).center)], STEP)     # pointing at the die shows its ways first
+    die, ways = scene.shown_ways()
+    assert die == i and {w.path for w in ways} == {w.path for w in scene.rules.moves(st, st.dice[i]) if w.path}
     app.step([key(pygame.K_1 + i)], STEP)
     assert scene.die_sel == i and len(scene.branch) >= 2 and "forks" in scene.status_text()
     want = scene.branch[1]
@@ -526,7 +532,6 @@ def test_a_whole_hot_seat_game_through_the_screen(app):
     bot's, carried out through the screen): every hand-over, tile, trip start, roll, die, fork and
     stop goes through the scene, and the log holds exactly what was chosen."""
     from games.streetcar.ai import make_bot
-    from games.streetcar.tiles import ORIENT
 
     scene, m, _ = start(app, {"players": 2, "seats": ["human", "human"]}, seed=9)
     chosen, handovers, forks = [], 0, 0
@@ -626,7 +631,7 @@ def test_screenshot_mid_game_board_with_tiles_signs_stops_and_route(app, tmp_pat
     for y in range(1, 13):
         for x in range(1, 13):
             r = scene.cell_rect(x, y)
-            corner = pixel(img, (r.x + 4, r.y + r.h // 2 - 12))
+            corner = pixel(img, (r.x + 4, r.y + 4))      # clear of tracks and of stop signs
             t = board.tile_at(y * 14 + x)
             if (x, y) in BUILDINGS.values():
                 assert close(pixel(img, (r.x + 5, r.y + 5)), scdraw.BUILDING, 30), (x, y)
@@ -641,8 +646,8 @@ def test_screenshot_mid_game_board_with_tiles_signs_stops_and_route(app, tmp_pat
         x, y = c % 14, c // 14
         bx, by = BUILDINGS[k]
         cx, cy = scene.cell_centre(x, y)
-        sx, sy = cx + (bx - x) * 16, cy + (by - y) * 16     # 0.32 of a 50 px square toward the building
-        ring = [pixel(img, (sx + 5.5 * dx, sy + 5.5 * dy)) for dx, dy in
+        sx, sy = cx + (bx - x) * 15, cy + (by - y) * 15     # 0.3 of a 50 px square toward the building
+        ring = [pixel(img, (sx + 8 * dx, sy + 8 * dy)) for dx, dy in
                 ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7))]
         assert sum(close(p, scdraw.SIGN, 40) for p in ring) >= 3, (k, ring)
     # my stops are outlined in my line's colour, and my linked track carries a band of it
@@ -674,3 +679,129 @@ def test_screenshot_mid_game_board_with_tiles_signs_stops_and_route(app, tmp_pat
     # the panel shows my cards: stops linked so far match the rules' count
     assert scene.card_seat() == 0 and scene.cards_visible(0)
     assert scene.served_or_linked(0) == StreetcarRules().linked_stops(st, 0)
+
+
+# ------------------------------------------------------------------------------ the route drawn
+def _trip_lengths(state, seat):
+    me = state.seats[seat]
+    return {end: R.route_length(state.board, me.line, end, me.stops) for end in (0, 1)}
+
+
+def test_the_drawn_route_is_the_trip_start_would_take_and_the_rules_drive_it(app, tmp_path):
+    m = _ready_to_start(2)
+    scene, m, _ = start(app, None, match=m)
+    st = m.state
+    me = st.seats[0]
+    nodes = scene.route_nodes(0)
+    lengths = _trip_lengths(st, 0)
+    end = min((n, e) for e, n in lengths.items() if n is not None)[1]    # the shorter trip, as the bots take it
+    assert nodes[0] == R.home(me.line, end) and len(nodes) - 1 == lengths[end]
+    # every stop's sign tile is on it, and it ends on the other terminal
+    cells = {R.node_cell(n) for n in nodes}
+    assert all(st.board.sign_of(k) in cells for k in me.stops)
+    assert nodes[-1] in R.goals(me.line, 1 - end)
+    # the band marks the route's tracks only: every banded track is one the route drives
+    band = scene.network(0)
+    drives = {}
+    for (x, y), pair in path_tracks(nodes):
+        drives.setdefault((x, y), set()).add(pair)
+    assert band and all(set(pairs) <= drives.get(sq, set()) for sq, pairs in band.items())
+    # drawn on the screen: the middle of a route square shows the line colour
+    app.step([motion((2, 2))], STEP)
+    img = pygame.image.load(str(app.screenshot(tmp_path / "route.png")))
+    straight = [(xy, p) for xy, p in path_tracks(nodes) if (p[1] - p[0]) % 2 == 0]
+    (x, y), _ = straight[len(straight) // 2]
+    assert close(pixel(img, scene.cell_centre(x, y)), scdraw.LINE_RGB[me.line], 60) or \
+        any(close(pixel(img, (scene.cell_centre(x, y)[0] + d, scene.cell_centre(x, y)[1] + d)),
+                  scdraw.LINE_RGB[me.line], 60) for d in (-2, 2))
+    # the rules accept the drawn path, cut into dice of 1 to 4 squares, as the trip: it wins at its end
+    table = R.route_table(st.board, me.line, 1 - end, me.stops)
+    pos, served, path = nodes[0], 0, nodes[1:]
+    while path:
+        k = min(4, len(path))
+        mv = R.check_path(st.board, table, pos, served, "steps", k, tuple(path[:k]))
+        pos, served, path = path[k - 1], mv.served, path[k:]
+    assert mv.win
+    # through the match: start from that end, roll, drive the first squares of the route with a die;
+    # the way drawn ahead is then the rest of the same route, and the next stop the first one unserved
+    m.submit(0, {"t": "start", "end": end})
+    m.submit(0, {"t": "roll"})
+    st = m.state
+    i, face = next((i, f) for i, f in enumerate(st.dice) if f.startswith("GO"))
+    k = face_steps(face)
+    m.submit(0, {"t": "drive", "die": i, "path": [R.node_json(n) for n in nodes[1:1 + k]]})
+    assert m.state.seats[0].pos == nodes[k]
+    assert scene.route_nodes(0) == nodes[k:]
+    served = m.state.seats[0].served
+    unserved = {st.board.sign_of(c) for j, c in enumerate(me.stops) if not served >> j & 1}
+    first = next(n for n in nodes[k + 1:] if R.node_cell(n) in unserved)
+    assert scene.next_stop(0) == (first, st.board.sign_at(R.node_cell(first)))
+
+
+# ------------------------------------------------------------------------------ the hand
+def test_hand_slots_stay_put_when_a_tile_is_laid_and_a_picked_tile_shows_its_turn(app, tmp_path):
+    scene, m, _ = start(app, {"players": 2, "seats": ["human", "bot:easy"]}, seed=5)
+    st = m.state
+    hand = list(st.seats[0].hand)
+    rects = [scene.hand_rect(0, i).copy() for i in range(len(hand))]
+    assert len({r.x for r in rects}) == len(hand)
+    # pick up the tile of the second slot, turn it, and read its picture in the hand from the screen
+    tile = hand[1]
+    click(app, rects[1].center)
+    assert scene.sel == (0, tile)
+    plays = m.rules.tile_plays(st, 0, tile)
+    play = next(a for a in plays if len({ORIENT[tile][r] for r in range(4)}) > 1)
+    while scene.rot != play["rot"]:
+        app.step([key(pygame.K_r)], STEP)
+    app.step([motion((2, 2))], STEP)
+    shot = pygame.image.load(str(app.screenshot(tmp_path / "hand.png")))
+    lifted = rects[1].move(0, -3)
+
+    def diff(rot):
+        art = scdraw.tile_surface(tile, rot, HAND_TILE_PX)
+        return sum(sum(abs(a - b) for a, b in zip(pixel(shot, (lifted.x + px, lifted.y + py)), art.get_at((px, py))[:3]))
+                   for px in range(2, HAND_TILE_PX - 2, 3) for py in range(2, HAND_TILE_PX - 2, 3))
+    masks = {ORIENT[tile][r]: r for r in range(4)}
+    best = min(masks.values(), key=diff)
+    assert ORIENT[tile][best] == ORIENT[tile][scene.rot]
+    # lay it: the other tiles keep their places, its slot stays empty and a click there picks nothing
+    click_square(app, scene, play["x"], play["y"])
+    assert m.state.played == 1 and m.state.turn == 0
+    left = list(m.state.seats[0].hand)
+    for i, t in enumerate(hand):
+        if i != 1:
+            j = next(j for j, u in enumerate(left) if u == t and scene.hand_rect(0, j) == rects[i])
+            assert scene.hand_rect(0, j) == rects[i]
+    click(app, rects[1].center)
+    assert scene.sel is None
+    assert scene.hand_slots(0)[1] is None
+
+
+def test_while_building_the_band_marks_only_the_ways_to_the_stops_not_all_linked_track(app):
+    m = demo_match(["human", "bot:medium", "bot:hard"], seed=2,
+                   until=lambda r, s: s.board.count >= 40 and s.phase == "play" and s.turn == 0)
+    scene, m, _ = start(app, None, match=m)
+    st = m.state
+    me = st.seats[0]
+    assert not StreetcarRules().route_complete(st, 0)
+    # every square a tram of the line can reach from its terminals (the old band)
+    g = R.tram_graph(st.board.tracks)
+    seen, todo = set(), [R.home(me.line, 0), R.home(me.line, 1)]
+    while todo:
+        n = todo.pop()
+        for s2 in g.next(n):
+            if s2 not in seen:
+                seen.add(s2)
+                todo.append(s2)
+    reachable = {R.node_cell(n) for n in seen}
+    band = scene.network(0)
+    assert band and {y * 14 + x for x, y in band} <= reachable
+    assert len(band) < len(reachable - set(LEGS)) / 2      # here most linked track serves others only
+    # each banded track is on a shortest way from a terminal to one of the player's stops or the other
+    # terminal, and such a way ends there
+    signs = {st.board.sign_of(k) for k in me.stops}
+    ways = R.serving_paths(st.board, me.line, me.stops)
+    for p in ways:
+        assert R.node_cell(p[-1]) in signs or p[-1] in R.goals(me.line, 0) + R.goals(me.line, 1)
+    on_ways = {sq for p in ways for sq, _pair in path_tracks(p)}
+    assert set(band) == on_ways

@@ -156,7 +156,18 @@ def test_play_command_with_the_beginner_flags(playtable_home):
     assert m.states[0].supply[0][0] == 3 and m.states[0].supply[1][0] == 1
 
 
+def test_the_beginner_energy_goes_to_either_seat_from_the_command_line(playtable_home):
+    # rulebook "Playing with Beginners": the less experienced player gets it, Tom or Dave
+    assert cli.main(["--headless", "--frames", "2", "play", "tomtube", "--players", "bot,human", "--seed", "2",
+                     "--beginner-energy", "dave:3", "--first", "dave"]) == 0
+    m = record.load(autosave_path())
+    assert m.config["extra_energy"] == [0, 3] and m.config["first"] == 1
+    assert m.states[0].supply[0][0] == 1 and m.states[0].supply[1][0] == 4
+
+
 @pytest.mark.parametrize("argv, message", [
+    (["--beginner-energy", "bob:1"], "give N, tom:N or dave:N"),
+    (["--first", "bob"], "give tom, dave or random"),
     (["--beginner-energy", "-1"], "extra_energy must be two whole numbers >= 0"),
     (["--beginner-energy", "30"], "the stock has only 22 energy counters to spare"),
     (["--beginner-energy", "two"], "invalid int value"),

@@ -8,11 +8,21 @@ from sim.core.registry import GameSpec, lazy
 from .options import RACE_OPTIONS, SOLITAIRE_OPTIONS
 
 _HERE = Path(__file__).resolve().parent
+#: Race bot levels, slowest first ("slow" plays as "easy" at a pace for people new to the race).
+RACE_LEVELS = ("slow", "easy", "medium", "hard")
 
 
 def _race_setup(app, spec):
     from sim.app.setup_view import SeatSetupScene
-    return SeatSetupScene(app, spec, min_players=2, max_players=6, max_handicap=20, describe=_describe_deal)
+    return SeatSetupScene(app, spec, min_players=2, max_players=6, max_handicap=20, describe=_describe_deal,
+                          kinds=("human",) + tuple(f"bot:{lv}" for lv in RACE_LEVELS))
+
+
+def _solitaire_setup(app, spec):
+    """The set-up dialog of Gobble Solitaire: one seat at this machine and the game's options."""
+    from sim.app.setup_view import SeatSetupScene
+    return SeatSetupScene(app, spec, min_players=1, max_players=1, kinds=("human",), max_handicap=0,
+                          heading="New game")
 
 
 def _describe_deal(config) -> str:
@@ -86,6 +96,7 @@ SOLITAIRE = GameSpec(
     selfplay=lazy("games.gobble.selfplay:SolitaireSelfplay"),
     options=SOLITAIRE_OPTIONS,
     players_key=None,
+    make_setup=_solitaire_setup,
 )
 
 
@@ -106,7 +117,7 @@ RACE = GameSpec(
     selfplay=lazy("games.gobble.selfplay:RaceSelfplay"),
     selfplay_players=("bot:hard", "bot:medium", "bot:easy", "bot:medium"),
     seat_keys=("handicap",),
-    bot_levels=("easy", "medium", "hard"),
+    bot_levels=RACE_LEVELS,
     lan=True,
     make_lan_scene=_lan_scene,
     lan_choose=_lan_choose,

@@ -104,13 +104,16 @@ def make_solitaire_agent(name: str, seed: int = 0):
 
 # --------------------------------------------------------------------------- race bots
 #: Seconds between looks at the table, by level (specs/gobble.md "Bots": levels by reaction time and skill).
-REACTION = {"easy": (4.5, 7.0), "medium": (3.0, 4.5), "hard": (1.8, 3.0)}
+REACTION = {"slow": (8.0, 12.0), "easy": (4.5, 7.0), "medium": (3.0, 4.5), "hard": (1.8, 3.0)}
+#: Levels that play as simply as easy (the first spot found, gifts left to the clock).
+SIMPLE = ("slow", "easy")
 LEVELS = tuple(REACTION)
 
 
 class RaceBot:
     """A Gobble race bot for one seat.
 
+    * slow: plays as easy, at a pace for people new to the race (a look every 8 to 12 s).
     * easy: slow; places the first legal spot it finds, never chooses its gifts (the clock makes them).
     * medium: prefers gobbles; gives its penalty-stack top to a random opponent.
     * hard: fast; prefers gobbles and placing from its penalty stack, avoids creating gobble spaces it
@@ -140,7 +143,7 @@ class RaceBot:
     def decide(self, rules: Any, s: Any) -> Action | None:
         """The action this bot takes in ``s`` (None = wait)."""
         me = s.seats[self.seat]
-        if me.owed and self.level != "easy":
+        if me.owed and self.level not in SIMPLE:
             gift = self._gift(rules, s)
             if gift is not None:
                 return gift
@@ -179,7 +182,7 @@ class RaceBot:
                 options.append((src, n, cell, rot))
         if not options:
             return None
-        if self.level == "easy":
+        if self.level in SIMPLE:
             src, n, cell, rot = options[0]  # the first legal spot it finds
         elif self.level == "medium":
             best = max(gift_count(s.board.neighbour_count(o[2]), s.escalating) for o in options)
@@ -209,5 +212,5 @@ class RaceBot:
 
 
 def make_race_bot(seat: int, level: str, seed: int = 0) -> RaceBot:
-    """A race bot for ``seat`` at ``level`` ('easy', 'medium', 'hard'); KeyError if unknown."""
+    """A race bot for ``seat`` at ``level`` ('slow', 'easy', 'medium', 'hard'); KeyError if unknown."""
     return RaceBot(seat, level, seed)

@@ -31,7 +31,7 @@ from sim.app.widgets import Button, mix
 from sim.core.hexgrid import DIRS, hex_to_pixel
 
 from . import draw
-from .board import Board, gift_count
+from .board import ALL_TILES_MASK, Board, gift_count, pattern_fit
 
 W_LOGICAL, H_LOGICAL = 1280, 800
 GOBBLE_NAMES = {1: "Gobble!", 2: "Double Gobble!", 3: "Triple Gobble!", 4: "Quadruple Gobble!"}
@@ -93,6 +93,7 @@ class BoardScene(TableScene):
         self.fly: dict[str, Any] | None = None
         self._layer: tuple[tuple, pygame.Surface, tuple[int, int]] | None = None
         self._pl: tuple[Any, dict] | None = None          # (board, {tile: placements})
+        self._dead: tuple[Any, list] | None = None         # (board, dead spaces)
         self._fit_cache: tuple[Any, tuple] | None = None
         self._bg: pygame.Surface | None = None
         self._bg_key: tuple | None = None
@@ -152,9 +153,34 @@ class BoardScene(TableScene):
 
     # ------------------------------------------------------------------ services
     def _symbols(self) -> bool:
-        return bool(self.theme.symbols or getattr(self.app, "settings", {}).get("symbols"))
+        """Tile links always carry their colour's shape (red circle, yellow triangle, blue square,
+        green diamond), in every palette: a colour is never told by its hue alone."""
+        return True
+
+    def purist(self) -> bool:
+        """A purist table (the ``purist`` option): no gobble markers, fit cues, dead-space marks or
+        hint."""
+        return bool(self.match.config.get("purist"))
 
     # ------------------------------------------------------------------ board queries
+    def dead_spaces(self) -> list[tuple[int, int]]:
+        """Spaces (two or more placed neighbours) that no tile still out of the Tantrix can ever fill:
+        no unplaced tile shows their pattern in any rotation (tantrix.com's blocked spaces). Tiles set
+        aside, where the screen may know them, do not count."""
+        board = self.view_board()
+        if self._dead is not None and self._dead[0] is board:
+            return self._dead[1]
+        gone = set(board.tiles)
+        placed = 0
+        for n, _rot in board.tiles.values():
+            placed |= 1 << n
+        for n in getattr(self.state, "aside", ()) or ():
+            placed |= 1 << n
+        left = ALL_TILES_MASK & ~placed
+        out = [c for c in board.spaces(2) if c not in gone and not pattern_fit(board.pattern(c))[0] & left]
+        self._dead = (board, out)
+        return out
+
     def placements(self, tile: int) -> dict[tuple[int, int], tuple[int, ...]]:
         """Legal ``{cell: rotations}`` of ``tile`` on the current board (cached per board)."""
         board = self.view_board()
@@ -171,7 +197,10 @@ class BoardScene(TableScene):
         return res
 
     def fits_gobble(self, tile: int) -> int:
-        """The most neighbours of a gobble space that ``tile`` fits (0 if it fits none)."""
+        """The most neighbours of a gobble space that ``tile`` fits (0 if it fits none, or at a purist
+        table, where it is never cued)."""
+        if self.purist():
+            return 0
         board = self.view_board()
         return max([k for k in map(board.neighbour_count, self.placements(tile)) if k >= 3], default=0)
 
@@ -450,8 +479,8 @@ class BoardScene(TableScene):
         if rot in legal.get(cell, ()):
             return (cell, True)
         board = self.view_board()
-        if cell in board.tiles or board.neighbour_count(cell) >= 2:
-            return (cell, False)         # on a tile or a real space: no snapping elsewhere
+        if cell in board.tiles or board.neighbour_count(cell) >= 2 or self.purist():
+            return (cell, False)         # on a tile or a real space (or a purist table): no snapping
         best, best_d = None, self.SNAP * self.s
         for c, rots in legal.items():
             if rot in rots:
@@ -551,7 +580,8 @@ class BoardScene(TableScene):
         board = self.view_board()
         sym = self._symbols()
         esc = self.escalating()
-        key = (board, self.s, draw._palette_key(th), sym, esc)
+        purist = self.purist()
+        key = (board, self.s, draw._palette_key(th), sym, esc, purist, self.match.is_over())
         if self._layer is not None and self._layer[0] == key:
             return self._layer[1], self._layer[2]
         lay = self.layout()
@@ -582,12 +612,15 @@ class BoardScene(TableScene):
             for d, (dq, dr) in enumerate(DIRS):
                 if (c[0] + dq, c[1] + dr) not in board.tiles:
                     pygame.draw.aaline(surf, rim, corners[(-d) % 6], corners[(1 - d) % 6])
-        # gobble markers
+        # gobble markers, and the mark of a space no tile left can fill (a purist table shows neither)
+        dead = set() if purist or self.match.is_over() else set(self.dead_spaces())
         for c in spaces:
-            k = board.neighbour_count(c)
-            g = gift_count(k, esc)
-            if g:
-                x, y = lay.center(c)
+            x, y = lay.center(c)
+            if c in dead:
+                self._dead_mark(surf, x - x0, y - y0)
+                continue
+            g = gift_count(board.neighbour_count(c), esc)
+            if g and not purist:
                 self._marker(surf, x - x0, y - y0, g)
         self._layer = (key, surf, (x0, y0))
         return surf, (x0, y0)
@@ -603,6 +636,29 @@ class BoardScene(TableScene):
         if level >= 2:
             pygame.draw.circle(surf, col, (x, y), r + max(3, r // 3), max(2, r // 6))
         self._blit_text(surf, str(level), max(11, round(r * 1.25)), (20, 20, 20), True, center=(x, y + 1))
+
+    def _dead_mark(self, surf, x, y) -> None:
+        """A dead space: the hexagon dark and hatched, with a cross and no gift number."""
+        th = self.theme
+        lay = self.layout()
+        w, h = round(lay.sx * 2) + 4, round(lay.sy * 2) + 4
+        tmp = pygame.Surface((w, h), pygame.SRCALPHA)
+        cx, cy = w / 2, h / 2
+        pts = lay.corners(cx, cy, 0.9)
+        pygame.draw.polygon(tmp, mix(th.bg, (0, 0, 0), 0.45) + (255,), pts)
+        step = max(5, round(self.s * 0.3))
+        for k in range(-h, w, step):               # hatching, cut to the hexagon below
+            pygame.draw.line(tmp, mix(th.bg, th.text_dim, 0.3) + (255,), (k, h), (k + h, 0), 1)
+        mask = pygame.Surface((w, h), pygame.SRCALPHA)
+        pygame.draw.polygon(mask, (255, 255, 255, 255), pts)
+        tmp.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MULT)
+        edge = mix(th.bg, th.text_dim, 0.6)
+        pygame.draw.polygon(tmp, edge, pts, max(1, round(self.s / 14)))
+        d = self.s * 0.3
+        lw = max(2, round(self.s / 9))
+        for (ax, ay), (bx, by) in (((-d, -d), (d, d)), ((-d, d), (d, -d))):
+            pygame.draw.line(tmp, edge, (cx + ax, cy + ay), (cx + bx, cy + by), lw)
+        surf.blit(tmp, (round(x - cx), round(y - cy)))
 
     def _draw_board_layer(self, surface) -> None:
         layer, (x0, y0) = self._board_layer()
@@ -623,7 +679,9 @@ class BoardScene(TableScene):
 
     def _draw_legal(self, surface, tile, rot) -> None:
         """Highlight the cells where ``tile`` fits: strongly at ``rot``, faintly at another rotation;
-        gobble spaces glow."""
+        gobble spaces glow (nothing at a purist table)."""
+        if self.purist():
+            return
         th = self.theme
         legal = self.placements(tile)
         board = self.view_board()
@@ -638,8 +696,12 @@ class BoardScene(TableScene):
 
     def _draw_held(self, surface, tile, rot, sym) -> None:
         """The ghost of the held tile: snapped into a legal cell (green), or at the pointer over a red
-        cell with a cross and the reason."""
+        cell with a cross and the reason; at a purist table, at the pointer with no cue."""
         th = self.theme
+        if self.purist():      # no cue: the ghost under the pointer, whether it fits or not
+            if self.BOARD.collidepoint(self.pointer):
+                draw.ghost_sprite(tile, rot, self.s, th, sym, 200).blit(surface, *self.pointer)
+            return
         tgt = self.target_for(tile, rot, self.pointer)
         if tgt is not None:
             cell, ok = tgt

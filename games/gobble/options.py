@@ -1,5 +1,6 @@
-"""The Tantrix Gobble race's table options (specs/gobble.md "Real-time race"), declared once for the
-command line, the set-up dialog and the rules' config check (``sim.core.options``)."""
+"""The Tantrix Gobble table options (specs/gobble.md "Gobble Solitaire", "Real-time race"), declared once
+for the command line, the set-up dialog and the rules' config check (``sim.core.options``). ``purist``
+and ``lan_hints`` change what the screen offers, never the rules."""
 from __future__ import annotations
 
 from typing import Any
@@ -16,9 +17,13 @@ def check_gift_timeout(t: Any) -> float:
     return float(t)
 
 
+PURIST = Option("purist", "Aids", False, labels=("Shown", "Purist: none"),
+                help="purist table: no gobble markers, no fit cues, no dead-space marks, no hint")
+
 SOLITAIRE_OPTIONS = (
     Option("escalating", "Rescues", False, labels=("1 or 2", "Neighbours - 2"),
            help="escalating rescues: a gobble of N neighbours gives N - 2 penalty tiles back"),
+    PURIST,
 )
 
 RACE_OPTIONS = (
@@ -28,4 +33,7 @@ RACE_OPTIONS = (
     Option("gift_timeout", "Gift timer", GIFT_TIMEOUT, lo=1, hi=120, offered=(5, 10, 20, 30),
            labels=("5 s", "10 s", "20 s", "30 s"), flag="--gift-timer", validate=check_gift_timeout,
            help="seconds a gift waits for the giver's choice before it is made (default 10)"),
+    PURIST,
+    Option("lan_hints", "Hint vs people", False, labels=("Never", "Allowed"),
+           help="allow the hint (H) in a race against other people (by default only against bots)"),
 )

@@ -136,7 +136,8 @@ class RaceRules:
     info = RACE_INFO
 
     def default_config(self) -> dict[str, Any]:
-        return {"players": 4, "handicap": None, "hand": 1, "escalating": False, "gift_timeout": GIFT_TIMEOUT}
+        return {"players": 4, "handicap": None, "hand": 1, "escalating": False, "gift_timeout": GIFT_TIMEOUT,
+                "purist": False, "lan_hints": False}
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         out = over_defaults(self.default_config(), config)

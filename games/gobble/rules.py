@@ -88,7 +88,7 @@ class SolitaireRules:
     info = SOLITAIRE_INFO
 
     def default_config(self) -> dict[str, Any]:
-        return {"escalating": False}
+        return {"escalating": False, "purist": False}
 
     def validate_config(self, config: dict[str, Any]) -> dict[str, Any]:
         out = over_defaults(self.default_config(), config)

@@ -58,12 +58,13 @@ def stats_path():
 
 
 def load_stats() -> dict[str, Any]:
-    """This game's statistics: games, wins, penalty_total, best_win_time (s or None)."""
+    """This game's statistics: games, wins, penalty_total, best_win_time (s or None) of the games
+    played without a hint, and hinted_games, hinted_wins of the games a hint helped (counted apart)."""
     data = storage.load_json_or(stats_path(), {})
     st = data.get(STATS_KEY) if isinstance(data, dict) else None
-    out = {"games": 0, "wins": 0, "penalty_total": 0, "best_win_time": None}
+    out = {"games": 0, "wins": 0, "penalty_total": 0, "best_win_time": None, "hinted_games": 0, "hinted_wins": 0}
     if isinstance(st, dict):
-        for k in ("games", "wins", "penalty_total"):
+        for k in ("games", "wins", "penalty_total", "hinted_games", "hinted_wins"):
             if isinstance(st.get(k), int) and not isinstance(st.get(k), bool) and st[k] >= 0:
                 out[k] = st[k]
         b = st.get("best_win_time")
@@ -72,19 +73,24 @@ def load_stats() -> dict[str, Any]:
     return out
 
 
-def record_game(penalty: int, win: bool, seconds: float) -> dict[str, Any]:
+def record_game(penalty: int, win: bool, seconds: float, hinted: bool = False) -> dict[str, Any]:
     """Add one finished game to ``stats.json`` (atomically; other games' entries are kept) and return
-    the updated statistics. A write error is ignored (the statistics are returned anyway)."""
+    the updated statistics; a game played with a hint counts only in hinted_games / hinted_wins. A
+    write error is ignored (the statistics are returned anyway)."""
     data = storage.load_json_or(stats_path(), {})
     if not isinstance(data, dict):
         data = {}
     st = load_stats()
-    st["games"] += 1
-    st["penalty_total"] += int(penalty)
-    if win:
-        st["wins"] += 1
-        if st["best_win_time"] is None or seconds < st["best_win_time"]:
-            st["best_win_time"] = round(float(seconds), 1)
+    if hinted:
+        st["hinted_games"] += 1
+        st["hinted_wins"] += 1 if win else 0
+    else:
+        st["games"] += 1
+        st["penalty_total"] += int(penalty)
+        if win:
+            st["wins"] += 1
+            if st["best_win_time"] is None or seconds < st["best_win_time"]:
+                st["best_win_time"] = round(float(seconds), 1)
     data[STATS_KEY] = st
     try:
         storage.write_json_atomic(stats_path(), data)
@@ -229,7 +235,7 @@ class SolitaireScene(BoardScene):
         st = self.state
         self.b_undo.enabled = self.match.can_undo(0)
         self.b_redo.enabled = self.match.can_redo()
-        self.b_hint.enabled = st.phase in ("place", "rescue", "penalty")
+        self.b_hint.enabled = st.phase in ("place", "rescue", "penalty") and not self.purist()
         self.b_return.enabled = st.phase == "rescue"
         self.b_keep.enabled = st.phase == "rescue"
 
@@ -251,6 +257,9 @@ class SolitaireScene(BoardScene):
         st = self.state
         if self.match.is_over():
             self.unavailable("the game is over")
+            return
+        if self.purist():
+            self.unavailable("a purist table has no hint")
             return
         if self._agent is None:
             try:
@@ -274,6 +283,8 @@ class SolitaireScene(BoardScene):
         if act is None:
             return
         self.hint = (self.match.cursor, act)
+        # kept with the record, so a resumed game still counts as helped
+        self.match.meta["hints"] = int(self.match.meta.get("hints", 0)) + 1
         self._sound("hint")
         t = act["t"]
         if t == "place":
@@ -287,6 +298,10 @@ class SolitaireScene(BoardScene):
             self.say("Hint: keep the penalty tile (K)", self.theme.accent, 4.0)
         elif t == "penalty":
             self.say("Hint: this tile fits nowhere (Space)", self.theme.accent, 4.0)
+
+    def hinted(self) -> bool:
+        """Whether a hint was shown in this game (its statistics are then kept apart)."""
+        return bool(self.match.meta.get("hints"))
 
     def do_undo(self) -> None:
         """Ctrl+Z: a placement, while no new tile has been drawn (a draw can never be taken back)."""
@@ -473,7 +488,7 @@ class SolitaireScene(BoardScene):
             return
         self._recorded = True
         out = self.match.outcome()
-        stats = record_game(out["penalty"], out["win"], self.elapsed)
+        stats = record_game(out["penalty"], out["win"], self.elapsed, self.hinted())
         self.result = {"stats": stats, "counted": True}
         self.show_result = True
         self.hold = None
@@ -563,7 +578,7 @@ class SolitaireScene(BoardScene):
             n = st.rescues
             self._blit_text(surface, f"{n} rescue{'s' if n > 1 else ''} left", 16, th.text, True,
                             midtop=(HAND_CARD.centerx, HAND_CARD.y + 72))
-            if self.placements(st.penalty[-1]):
+            if self.purist() or self.placements(st.penalty[-1]):     # a purist table never says if it fits
                 lines = ["Drag the top penalty tile to the", "board, or send it back to the bag,", "or keep it:"]
             else:
                 lines = ["The top penalty tile fits nowhere.", "Return it to the bag (it may fit", "later), or keep it:"]
@@ -639,7 +654,7 @@ class SolitaireScene(BoardScene):
             for i in range(depth, 0, -1):
                 under.blit(surface, PEN_C[0] - 4 * i, PEN_C[1] + 4 * i)
             top = shown[-1]
-            if rescuing and self.placements(top):
+            if rescuing and not self.purist() and self.placements(top):
                 pulse = 0.5 + 0.5 * math.sin(self.clock * 4.0)
                 draw.glow_sprite(PEN_S, th.accent, 110 + int(90 * pulse) // 10 * 10).blit(surface, *PEN_C)
             rot = self.rot if rescuing else 0
@@ -656,7 +671,7 @@ class SolitaireScene(BoardScene):
         big = th.good if npen == 0 else (th.text if npen < 4 else th.bad)
         self._blit_text(surface, str(npen), 40, big, True, topleft=(tx, PEN_CARD.y + 40))
         self._blit_text(surface, "tile" if npen == 1 else "tiles", 16, th.text_dim, topleft=(tx, PEN_CARD.y + 90))
-        note = "drag it to play it" if rescuing and pen and self.placements(pen[-1]) else \
+        note = "drag it to play it" if rescuing and pen and not self.purist() and self.placements(pen[-1]) else \
             "empty = you win" if npen == 0 else "your score (0 wins)"
         self._blit_text(surface, note, 13, th.accent if rescuing else th.text_dim,
                         topleft=(tx, PEN_CARD.y + 118))
@@ -692,11 +707,17 @@ class SolitaireScene(BoardScene):
         avg = f"{stats['penalty_total'] / games:.1f}" if games else "-"
         rows2 = [("Games", str(games)), ("Wins", str(stats["wins"])), ("Average penalty", avg),
                  ("Best winning time", fmt_time(stats["best_win_time"]))]
+        if stats["hinted_games"]:
+            rows2.append(("With hints", f"{stats['hinted_wins']} of {stats['hinted_games']} won"))
+        if self.hinted():
+            rows.append(("Hints (kept apart)", str(self.match.meta["hints"])))
         self._blit_text(surface, "THIS GAME", 13, th.text_dim, True, topleft=(box.x + 48, box.y + 124))
-        self._blit_text(surface, "YOUR STATISTICS", 13, th.text_dim, True, topleft=(box.x + 320, box.y + 124))
+        self._blit_text(surface, "YOUR STATISTICS (NO HINT)", 13, th.text_dim, True,
+                        topleft=(box.x + 320, box.y + 124))
+        pitch = 30 if max(len(rows), len(rows2)) <= 4 else 25
         for col, data in ((box.x + 48, rows), (box.x + 320, rows2)):
             for i, (k, v) in enumerate(data):
-                y = box.y + 152 + i * 30
+                y = box.y + 150 + i * pitch
                 self._blit_text(surface, k, 17, th.text_dim, topleft=(col, y))
                 self._blit_text(surface, v, 17, th.text, True, topright=(col + 232, y))
         for b in self.end_buttons:

@@ -106,12 +106,20 @@ class LanRaceScene(RaceScene):
     def finish_times(self) -> dict[int, float]:
         return dict(self.out_times)
 
+    def against_people(self) -> bool:
+        """A LAN race is always against people (a dropped player's stand-in included)."""
+        return True
+
     def race_label(self) -> str:
         return f"race {self.address}"
 
     def do_hint(self) -> None:
         """H: the placement of one of this seat's tiles with the most neighbours (Enter plays it)."""
         if not self.playing():
+            return
+        why = self.hint_refusal()
+        if why:
+            self.unavailable(why)
             return
         board = self.state.board
         best = None

@@ -81,12 +81,16 @@ def seat_name(kind: str) -> str:
 
 #: bot decisions per frame at most (each takes a few ms; a bot due meanwhile acts one frame later)
 BOTS_PER_FRAME = 2
+COUNTDOWN = 3.0        # s of 3-2-1 before a new race with a human seat
+GO_TIME = 0.8          # s "Go!" stays up
 
 class RaceScene(BoardScene):
     """The race on ``match`` (a RaceRules match, in any phase). The mouse plays the first "human" seat
     of ``match.seats``; every "bot:LEVEL" seat is driven by a bot from ``RACE.make_bot``.
     On a ``RemoteMatch`` (a LAN race) the mouse plays this machine's seat and the host every other
-    one. Options: ``bots`` (a list of real-time bots to use instead)."""
+    one. Options: ``bots`` (a list of real-time bots to use instead), ``countdown`` (s of the 3-2-1
+    shown before a new local race with a human seat starts: no clock, no bots, no moves meanwhile;
+    default ``COUNTDOWN``)."""
 
     title = "Tantrix Gobble"
     BOARD = BOARD
@@ -126,6 +130,10 @@ class RaceScene(BoardScene):
         self.panel_flash: dict[int, tuple[str, float]] = {}
         self._finish: tuple[int, dict] | None = None
         self.board_hint: tuple[Any, dict] | None = None  # (board, action)
+        fresh = (not on_lan and match.time == 0 and bool(self.humans())
+                 and all(e["p"] < 0 for e in match.log))    # only the deal so far
+        self.countdown = float(opts.get("countdown", COUNTDOWN)) if fresh else 0.0
+        self.go_shown = GO_TIME
         self._ended = match.is_over()
         self._build_buttons()
         self._sync_tiles()
@@ -138,10 +146,10 @@ class RaceScene(BoardScene):
         return None if self.seat is None else self.state.seats[self.seat]
 
     def playing(self) -> bool:
-        """Whether the mouse seat may act now."""
+        """Whether the mouse seat may act now (not during the countdown)."""
         st = self.state
         return (self.seat is not None and st.phase == "play" and st.seats[self.seat].out is None
-                and not self.match.is_over())
+                and not self.match.is_over() and self.countdown <= 0)
 
     def opponents(self) -> list[int]:
         """Seats shown in the strip: everyone but the mouse seat."""
@@ -452,10 +460,27 @@ class RaceScene(BoardScene):
         self.say(f"The mouse now plays {self.tag(self.seat)}", self.theme.text)
         self._refresh_buttons()
 
+    def hint_refusal(self) -> str | None:
+        """Why the hint is not offered, or None: a purist table never has one, and a race against
+        other people has one only when the table allows it (``lan_hints``)."""
+        if self.purist():
+            return "a purist table has no hint"
+        if self.against_people() and not self.match.config.get("lan_hints"):
+            return "no hint in a race against people (the table does not allow it)"
+        return None
+
+    def against_people(self) -> bool:
+        """Whether other people race here: a second human seat at this machine."""
+        return len(self.humans()) > 1
+
     def do_hint(self) -> None:
         """H: where the hard bot would put one of your tiles now (quick, so on the frame)."""
         if not self.playing():
             self.unavailable("the game is over" if self.match.is_over() else "a hint is for a seat in the race")
+            return
+        why = self.hint_refusal()
+        if why:
+            self.unavailable(why)
             return
         from .ai import make_race_bot
         bot = make_race_bot(self.seat, "hard", self.match.seed)
@@ -604,6 +629,14 @@ class RaceScene(BoardScene):
         if getattr(self.app, "top", self) is not self:
             return
         m = self.match
+        if self.countdown > 0:              # 3, 2, 1: the race starts when it runs out
+            self.countdown = max(0.0, self.countdown - dt)
+            self.go_shown = 0.0
+            if self.countdown <= 0:
+                self._sound("start")
+            self._refresh_buttons()
+            return
+        self.go_shown += dt
         if not m.is_over() and m.cursor == len(m.log):
             m.advance(dt)
             self.timers.run_due(limit=BOTS_PER_FRAME)
@@ -678,6 +711,7 @@ class RaceScene(BoardScene):
             self._draw_held(surface, tile, rot, sym)
         surface.set_clip(clip)
         self._draw_status(surface)
+        self._draw_countdown(surface)
         self._draw_notices(surface)
         self._draw_opponents(surface, sym)
         self._draw_side(surface, sym)
@@ -710,6 +744,8 @@ class RaceScene(BoardScene):
         if self.seat is None:
             return ("Watching the bots race", th.panel)
         me = self.me()
+        if self.countdown > 0:
+            return ("Get ready: look at your tile, the race starts in a moment", th.panel)
         if me.out is not None:
             return (f"You are OUT ({ordinal(me.out)}): the others race on", mix(th.good, (0, 0, 0), 0.45))
         n = self.owed()
@@ -717,9 +753,10 @@ class RaceScene(BoardScene):
             return (f"Give {n} tile{'s' if n > 1 else ''}: choose pile or stack top, then click an opponent",
                     mix(th.accent, (0, 0, 0), 0.45))
         if self.hold is not None:
-            return ("Drop it on a highlighted space  ·  wheel / right click / Q E turn it", th.panel)
+            where = "a space" if self.purist() else "a highlighted space"
+            return (f"Drop it on {where}  ·  wheel / right click / Q E turn it", th.panel)
         tiles = [t for _s, t in self.rules.placeable(st, self.seat)]
-        if tiles and not any(self.placements(t) for t in tiles):
+        if tiles and not self.purist() and not any(self.placements(t) for t in tiles):
             return ("None of your tiles fits now: put the revealed one on your stack (D)", th.panel)
         return ("Race! Drag your tile onto the Tantrix  ·  it must touch 2 tiles, colours matching", th.panel)
 
@@ -732,6 +769,29 @@ class RaceScene(BoardScene):
         self.draw_notices(surface)      # the status, the message, the bot's error
         self._blit_text(surface, "wheel: zoom  ·  right-drag: pan  ·  F: fit  ·  H: hint", 13,
                         mix(th.bg, th.text_dim, 0.75), bottomright=(BOARD.right - 14, BOARD.bottom - 10))
+
+    def _draw_countdown(self, surface) -> None:
+        """The 3-2-1 before the race, then "Go!" for a moment."""
+        if self.countdown > 0:
+            text = str(math.ceil(self.countdown))
+            frac = self.countdown - math.floor(self.countdown)
+        elif self.go_shown < GO_TIME:
+            text, frac = "Go!", 1.0 - self.go_shown / GO_TIME
+        else:
+            return
+        th = self.theme
+        r = round(70 + 30 * frac)
+        c = (BOARD.centerx, BOARD.centery)
+        disc = pygame.Surface((2 * r + 12, 2 * r + 12), pygame.SRCALPHA)   # see-through: the tiles show
+        m = (r + 6, r + 6)
+        pygame.draw.circle(disc, (0, 0, 0, 120), (m[0], m[1] + 4), r + 4)
+        pygame.draw.circle(disc, (*th.panel, 175), m, r)
+        pygame.draw.circle(disc, (*th.accent, 255), m, r, 5)
+        surface.blit(disc, (c[0] - m[0], c[1] - m[1]))
+        self._blit_text(surface, text, round(r * 0.9), th.accent if text == "Go!" else th.text, True,
+                        center=(c[0], c[1] + 2))
+        if self.countdown > 0:
+            self._blit_text(surface, "The race starts…", 18, th.text, True, midtop=(c[0], c[1] + r + 16))
 
     def _draw_notices(self, surface) -> None:
         """Recent opponents' gobbles, gifts and OUTs, bottom left of the board, fading."""
@@ -899,7 +959,7 @@ class RaceScene(BoardScene):
                 draw.ghost_sprite(t, rot, s, th, sym, 110).blit(surface, *c)
             else:
                 draw.tile_sprite(t, rot, s, th, sym).blit(surface, *c)
-            notes.append(gob if gob else (0 if self.placements(t) else -1))
+            notes.append(gob if gob else (0 if self.purist() or self.placements(t) else -1))
         if len(slots) == 1 and notes:
             k = notes[0]
             note, col = (("Fits a double gobble space!", th.accent) if k >= 4 else
@@ -945,7 +1005,7 @@ class RaceScene(BoardScene):
                         topleft=(tx + 8 + self._text(str(n), 34, th.text, True).get_width(), STACK_CARD.y + 50))
         if dropping:
             note = "Drop: onto your stack"
-        elif stack and self.playing() and self.placements(stack[-1]):
+        elif stack and self.playing() and not self.purist() and self.placements(stack[-1]):
             note = "top tile fits: drag it"
         elif stack:
             note = "only the top can be played"

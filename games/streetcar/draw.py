@@ -205,12 +205,21 @@ def draw_building(surface: pygame.Surface, rect: pygame.Rect, letter: str, font:
     surface.blit(img, img.get_rect(center=(r.centerx, r.centery + 1)))
 
 
-def draw_sign(surface: pygame.Surface, centre: tuple[float, float], letter: str, radius: float, font: Any) -> None:
-    """A stop sign: a yellow disc with the building's letter."""
+def draw_sign(surface: pygame.Surface, centre: tuple[float, float], letter: str, radius: float, font: Any,
+              toward: tuple[int, int] | None = None) -> None:
+    """A stop sign: a post from the sign toward its building (``toward``: unit step (dx, dy)), and a
+    yellow disc of ``radius`` px with a white rim, a dark edge and the building's letter, readable over
+    any track."""
+    cx, cy = centre
+    if toward is not None:
+        dx, dy = toward
+        end = (cx + dx * radius * 1.9, cy + dy * radius * 1.9)
+        pygame.draw.line(surface, SIGN_INK, (cx, cy), end, max(3, int(radius / 3)))
+    pygame.draw.circle(surface, (250, 250, 250), centre, radius + 2)
     pygame.draw.circle(surface, SIGN, centre, radius)
-    pygame.draw.circle(surface, SIGN_INK, centre, radius, max(1, int(radius / 6)))
+    pygame.draw.circle(surface, SIGN_INK, centre, radius, max(2, int(radius / 5)))
     img = font.render(letter, True, SIGN_INK)
-    surface.blit(img, img.get_rect(center=(centre[0], centre[1] + 1)))
+    surface.blit(img, img.get_rect(center=(cx, cy + 1)))
 
 
 def draw_tram(surface: pygame.Surface, centre: tuple[float, float], heading: int, line: int, s: float,

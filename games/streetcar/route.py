@@ -362,3 +362,75 @@ def check_path(board: Board, table: RouteTable, pos: int, served: int, face_kind
     if not win and not table.completable(path[-1] if path else pos, sv):
         raise ValueError("after that move the route could no longer be completed")
     return Move(path, sv, win, station)
+
+
+# ------------------------------------------------------------------------- the route shown on screen
+def best_path(table: RouteTable, pos: int, served: int) -> tuple[int, ...]:
+    """The nodes of a shortest way to the win from state ``(pos, served)`` (``pos`` itself left out):
+    at every square the first successor, in the graph's order, that is one square nearer. Empty when
+    the route cannot be completed from there. From a state on this path the rest of it is the same."""
+    d = table.distance(pos, served)
+    if d is None:
+        return ()
+    path: list[int] = []
+    n, sv = pos, served
+    while d > 0:
+        for s in table.graph.next(n):
+            sv2 = table.served_after(s, sv)
+            if table.is_win(s, sv2) or table.dist.get((s, sv2)) == d - 1:
+                n, sv, d = s, sv2, d - 1
+                path.append(s)
+                break
+        else:   # cannot happen on a consistent table
+            return ()
+        if table.is_win(n, sv):
+            break
+    return tuple(path)
+
+
+def planned_trip(board: Board, line: int, stops: str) -> tuple[int, tuple[int, ...]] | None:
+    """``(end, path)`` of the trip a complete route offers: from the terminal end with the shorter trip
+    (end 0 on a tie, as the bots choose), the nodes of :func:`best_path` from that terminal. None while
+    the route is not complete."""
+    best = None
+    for end in (0, 1):
+        n = route_length(board, line, end, stops)
+        if n is not None and (best is None or n < best[0]):
+            best = (n, end)
+    if best is None:
+        return None
+    end = best[1]
+    table = route_table(board, line, 1 - end, stops)
+    return end, best_path(table, home(line, end), 0)
+
+
+def serving_paths(board: Board, line: int, stops: str) -> list[tuple[int, ...]]:
+    """While a route is being built: from each terminal of ``line``, a shortest tram path (start node
+    first) to every stop of ``stops`` whose sign tile it reaches, and to the other terminal. The track
+    on these paths is what serves the route so far."""
+    g = tram_graph(board.tracks)
+    targets = {board.sign_of(k) for k in stops} - {-1}
+    out: list[tuple[int, ...]] = []
+    for end in (0, 1):
+        start = home(line, end)
+        goal = set(goals(line, 1 - end))
+        parent: dict[int, int] = {start: -1}
+        q = deque([start])
+        found: list[int] = []
+        cells_done: set[int] = set()
+        while q:
+            n = q.popleft()
+            c = node_cell(n)
+            if n != start and (n in goal or (c in targets and c not in cells_done)):
+                cells_done.add(c)
+                found.append(n)
+            for s in g.next(n):
+                if s not in parent:
+                    parent[s] = n
+                    q.append(s)
+        for n in found:
+            p = [n]
+            while parent[p[-1]] != -1:
+                p.append(parent[p[-1]])
+            out.append(tuple(reversed(p)))
+    return out

@@ -11,11 +11,15 @@ Pass, the dice) and Undo / Rules / Menu.
   exchange with ⇄), squares where it fits turned otherwise show ↻; the ghost under the pointer is
   outlined green or red. Click a highlighted square to play it; a refused square says why. A first
   tile that needs the second to be legal marks the square the second must exchange.
+* **The route.** A band in the line colour marks only the track that serves the route (the shortest
+  ways from the terminals to the stops and to each other, ``route.serving_paths``). Once the route is
+  complete the trip Start trip would take is drawn over the board with arrows (``route.planned_trip``);
+  on the trip, the way ahead and the next stop (``route.best_path``).
 * **Start trip** (when the route is complete): pick the terminal to leave from with the two buttons
   or by clicking one of the line's terminals on the board.
 * **Phase 2.** **Space** rolls (3, then 2, then 1 dice; the classic die once), the dice tumble, then
-  click a die (or press 1-3) to carry it out; where the track forks, the possible end squares are
-  numbered: click one (or its button). **Enter** stops. The tram moves square by square along the
+  click a die (or press 1-3) to carry it out; pointing at a die draws its ways; where the track forks,
+  each way is drawn and its end square numbered: click one (or its button). **Enter** stops. The tram moves square by square along the
   path of the ``drive`` event.
 * **Hot-seat.** Line and route cards are secret: with two or more humans at the screen, a hand-over
   screen covers everything when the turn passes to another human, until they click "I am <name>".
@@ -24,6 +28,8 @@ Pass, the dice) and Undo / Rules / Menu.
 * **Bots** think in a :class:`sim.ai.worker.BotWorker` (never on the frame); their action is shown
   no sooner than ``BOT_DELAY`` s after the previous one and after the dice and tram animations.
 * **Undo** (Ctrl+Z): the rules' policy (the first tile of a turn, while the turn goes on).
+* **Hands** keep fixed slots (:meth:`StreetcarScene.hand_slots`): a tile laid leaves its slot empty
+  until a drawn tile fills it; the picked-up tile is shown turned as it would be laid.
 
 Keys: R rotate, Space roll, Enter stop / confirm, 1-3 dice (1-9 the ways at a fork), P pass, X mark the
 exchangeable tiles, Ctrl+Z undo, V result card / board, Esc drops a selection (else the app's menu), F1
@@ -49,9 +55,9 @@ from sim.core.rules import IllegalAction
 
 from . import draw
 from . import route as R
-from .data import (BUILDING_NAMES, BUILDINGS, FACE_LABELS, GRID, TERMINAL_NAMES, TILE_LABELS,
+from .data import (BUILDING_NAMES, BUILDINGS, FACE_LABELS, GRID, HAND_SIZE, TERMINAL_NAMES, TILE_LABELS,
                    TILES, ring_side)
-from .tiles import BASE_TRACKS, EXITS, LEGS, ORIENT, TERMINAL_CELLS, cell_of, xy_of
+from .tiles import BASE_TRACKS, LEGS, NEIGH, ORIENT, TERMINAL_CELLS, cell_of, xy_of
 
 W_LOGICAL, H_LOGICAL = 1280, 800
 SQ = 50                                   # px per square
@@ -70,6 +76,7 @@ ROLL_TIME = 0.7                           # s the dice tumble
 STEP_TIME = 0.22                          # s per square of a moving tram
 JUMP_TIME = 0.5                           # s of the tools jump back
 FLASH_TIME = 1.2                          # s a newly laid tile stays outlined
+SIGN_AT = 0.3                             # a stop sign's centre: this many squares toward its building
 FACE_SHORT = {"GO1": "1", "GO2": "2", "GO3": "3", "GO4": "4", "RED": "red", "H": "H", "TOOLS": "tools"}
 SIDE_DELTA = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -82,11 +89,13 @@ def describe_config(config: dict) -> str:
     dice = {"bga": "3 dice (two 2-green faces, one tools)", "published": "3 dice (one 2-green face, two tools)",
             "classic": "one die 1-4, H, H"}[config["dice"]]
     share = "; drivers' hands are open to all" if config["share_hands"] else ""
-    return f"{stops} stops each, {dice}{share}."
+    pile = "; BGA's 125-tile pile" if config.get("pile") == "bga" else ""
+    return f"{stops} stops each, {dice}{share}{pile}."
 
 
 def make_setup_scene(app: Any, spec: Any) -> SeatSetupScene:
-    """The launcher's set-up dialog (``GameSpec.make_setup``): 2 to 5 seats, dice and hand sharing."""
+    """The launcher's set-up dialog (``GameSpec.make_setup``): 2 to 5 seats and the options of
+    ``options.OPTIONS`` (dice, hand sharing, draw pile)."""
     return SeatSetupScene(app, spec, min_players=2, max_players=5, max_handicap=0,
                           heading="New game", describe=describe_config)
 
@@ -158,6 +167,28 @@ def _heading(node: list[int] | tuple[int, int, int]) -> int:
     return (e + 2) % 4
 
 
+def _exit_side(cell: int, nxt: int) -> int | None:
+    """The side of ``cell`` facing the square ``nxt`` (None if they are not neighbours)."""
+    for d in range(4):
+        if NEIGH[cell][d] == nxt:
+            return d
+    return None
+
+
+def path_tracks(nodes: list[int] | tuple[int, ...]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The tracks a tram drives along ``nodes`` (start node first): ``((x, y), (side, side))`` for every
+    board square it enters and leaves again (terminals and the last square left out)."""
+    out = []
+    for n, nxt in zip(nodes, nodes[1:]):
+        c, e = R.node_cell(n), R.node_entry(n)
+        if e == R.HOME or c in LEGS:
+            continue
+        t = _exit_side(c, R.node_cell(nxt))
+        if t is not None:
+            out.append((xy_of(c), (min(e, t), max(e, t))))
+    return out
+
+
 # ------------------------------------------------------------------------------------ scene
 class StreetcarScene(TableScene):
     """A Streetcar match on ``match`` (any state: it draws whatever position the match is in).
@@ -197,6 +228,8 @@ class StreetcarScene(TableScene):
         self._plays_cache: tuple[tuple, dict] | None = None
         self._net_cache: dict[tuple, dict] = {}
         self._linked_cache: dict[tuple, str] = {}
+        self._slots: dict[int, tuple[tuple[int, ...], list[int | None]]] = {}
+        self.sel_slot: tuple[int, int] | None = None     # (seat, slot) the selection was picked from
         self._layout()
         self._build_buttons()
         self.on_enter()
@@ -286,25 +319,74 @@ class StreetcarScene(TableScene):
         c = self.seats_card
         return pygame.Rect(c.x + 6, c.y + 6 + seat * ROW_H, c.w - 12, ROW_H - 4)
 
-    def hand_rect(self, seat: int, index: int) -> pygame.Rect:
-        """Where tile ``index`` of ``seat``'s hand is drawn in its panel row."""
+    def hand_slots(self, seat: int) -> list[int | None]:
+        """The tiles of ``seat``'s hand in their fixed slots (None: an empty slot). A tile keeps its slot
+        while it stays in the hand; a tile played leaves its slot empty and a tile drawn or taken back
+        fills the first empty one, so the rest never slide under the pointer."""
+        hand = self.state.seats[seat].hand
+        old = self._slots.get(seat)
+        if old is not None and old[0] == hand:
+            return old[1]
+        n = max(HAND_SIZE, len(hand))
+        slots: list[int | None] = list(old[1]) if old is not None else []
+        slots = (slots + [None] * n)[:n] if len(slots) <= n else slots
+        # a tile gone from the hand leaves the slot it was picked up from (of several copies)
+        order = list(range(len(slots)))
+        if self.sel_slot is not None and self.sel_slot[0] == seat:
+            order.remove(self.sel_slot[1])
+            order.insert(0, self.sel_slot[1])
+        for t in set(slots) - {None}:
+            extra = slots.count(t) - hand.count(t)
+            for i in order:
+                if extra <= 0:
+                    break
+                if slots[i] == t:
+                    slots[i] = None
+                    extra -= 1
+        left = list(hand)
+        for t in slots:
+            if t is not None:
+                left.remove(t)
+        for t in left:
+            if None not in slots:
+                slots.append(None)
+            slots[slots.index(None)] = t
+        self._slots[seat] = (hand, slots)
+        return slots
+
+    def slot_rect(self, seat: int, slot: int) -> pygame.Rect:
+        """Where slot ``slot`` of ``seat``'s hand is drawn in its panel row."""
         row = self.seat_row(seat)
-        k = len(self.state.seats[seat].hand)
+        k = max(HAND_SIZE, len(self.hand_slots(seat)))
         x0 = row.right - 8 - k * (HAND_TILE + 4) + 4
-        return pygame.Rect(x0 + index * (HAND_TILE + 4), row.y + (row.h - HAND_TILE) // 2, HAND_TILE, HAND_TILE)
+        return pygame.Rect(x0 + slot * (HAND_TILE + 4), row.y + (row.h - HAND_TILE) // 2, HAND_TILE, HAND_TILE)
+
+    def slot_of(self, seat: int, index: int) -> int:
+        """The slot of tile ``index`` of ``seat``'s (sorted) hand: the k-th copy of a tile in the hand
+        is in the k-th slot holding that tile."""
+        hand = self.state.seats[seat].hand
+        t = hand[index]
+        k = hand[:index].count(t)
+        return [i for i, u in enumerate(self.hand_slots(seat)) if u == t][k]
+
+    def hand_rect(self, seat: int, index: int) -> pygame.Rect:
+        """Where tile ``index`` of ``seat``'s hand is drawn in its panel row (its slot)."""
+        return self.slot_rect(seat, self.slot_of(seat, index))
 
     def die_rect(self, i: int) -> pygame.Rect:
         a = self.action_card
         return pygame.Rect(a.x + 16 + i * 76, a.y + 40, 60, 60)
 
     def hand_at(self, pos) -> tuple[int, int] | None:
-        """``(seat, index)`` of the hand tile under ``pos``, or None."""
+        """``(seat, index)`` of the hand tile under ``pos`` (index into the hand), or None (an empty
+        slot included)."""
         if not self.seats_card.collidepoint(pos):
             return None
         for seat, st in enumerate(self.state.seats):
-            for i in range(len(st.hand)):
-                if self.hand_rect(seat, i).collidepoint(pos):
-                    return seat, i
+            for slot, t in enumerate(self.hand_slots(seat)):
+                if t is not None and self.slot_rect(seat, slot).collidepoint(pos):
+                    k = self.hand_slots(seat)[:slot].count(t)
+                    return seat, [i for i, u in enumerate(st.hand) if u == t][k]
         return None
 
     # ------------------------------------------------------------------ buttons
@@ -440,9 +522,10 @@ class StreetcarScene(TableScene):
         return self.rot in rots, rots
 
     # ------------------------------------------------------------------ actions
-    def select(self, hand: int, tile: int) -> None:
+    def select(self, hand: int, tile: int, slot: int | None = None) -> None:
         """Pick up tile ``tile`` from seat ``hand``'s hand (the player to act must be allowed to play
-        from it); the rotation stays if the tile fits somewhere so turned, else the first that fits."""
+        from it; from hand slot ``slot``, default the first holding it); the rotation stays if the tile
+        fits somewhere so turned, else the first that fits."""
         seat = self.to_act()
         st = self.state
         if seat is None or self.match.is_over():
@@ -461,11 +544,15 @@ class StreetcarScene(TableScene):
             return
         if tile not in st.seats[hand].hand:
             return
-        if self.sel == (hand, tile):
+        slots = self.hand_slots(hand)
+        if slot is None or slots[slot] != tile:
+            slot = slots.index(tile)
+        if self.sel == (hand, tile) and self.sel_slot == (hand, slot):
             self.sel = None
             self._sound("click")
             return
         self.sel = (hand, tile)
+        self.sel_slot = (hand, slot)
         self.start_mode = False
         plays = self.legal_plays()
         masks = {m for v in plays.values() for m in v}
@@ -874,7 +961,7 @@ class StreetcarScene(TableScene):
         hit = self.hand_at(pos)
         if hit is not None:
             seat, i = hit
-            self.select(seat, self.state.seats[seat].hand[i])
+            self.select(seat, self.state.seats[seat].hand[i], self.slot_of(seat, i))
             return
         for i in range(len(self.state.dice)):
             if self.die_rect(i).collidepoint(pos) and self.state.phase == "choose":
@@ -961,40 +1048,74 @@ class StreetcarScene(TableScene):
             self._blit_text(surface, "?", int(r * 1.2), th.text_dim, True, center=centre)
 
     # ------------------------------------------------------------------ route progress
-    def network(self, seat: int) -> dict[tuple[int, int], list[tuple[int, int]]]:
-        """The track a tram of ``seat``'s line can reach from its terminals: square (x, y) -> the tracks
-        (side pairs) on it that such a tram can drive (cached per board and line)."""
+    def route_nodes(self, seat: int) -> list[int]:
+        """The route drawn for ``seat`` (tram nodes, the start first): while building with the route
+        complete, the trip Start trip offers (``route.planned_trip``: the shorter end, a shortest path
+        through every stop); on the trip, the way ahead from the tram (``route.best_path``). Empty
+        otherwise (cached per board, line, stops and tram state)."""
         st = self.state
-        line = st.seats[seat].line
-        if not line:
-            return {}
-        tracks = st.board.tracks
-        key = (tracks, line)
+        me = st.seats[seat]
+        if not me.line or not me.stops:
+            return []
+        key = ("route", st.board, me.line, me.stops, me.driving, me.start, me.pos, me.served)
         got = self._net_cache.get(key)
         if got is not None:
             return got
-        g = R.tram_graph(tracks)
-        seen = set()
-        todo = [R.home(line, e) for e in (0, 1)]
-        seen.update(todo)
-        while todo:
-            n = todo.pop()
-            for s2 in g.next(n):
-                if s2 not in seen:
-                    seen.add(s2)
-                    todo.append(s2)
+        out: list[int] = []
+        if me.driving:
+            table = self.rules.route_table(st, seat)
+            if table is not None:
+                ahead = R.best_path(table, me.pos, me.served)
+                out = [me.pos, *ahead] if ahead else []
+        else:
+            plan = R.planned_trip(st.board, me.line, me.stops)
+            if plan is not None:
+                end, path = plan
+                out = [R.home(me.line, end), *path]
+        self._cache_net(key, out)
+        return out
+
+    def next_stop(self, seat: int) -> tuple[int, str] | None:
+        """On the trip: the node of the next stop on the way ahead (a sign tile of a stop not yet
+        served) and its letter, or the destination terminal and "" once every stop is served."""
+        st = self.state
+        me = st.seats[seat]
+        nodes = self.route_nodes(seat)
+        if not me.driving or len(nodes) < 2:
+            return None
+        want = {st.board.sign_of(k): k for j, k in enumerate(me.stops) if not me.served >> j & 1}
+        for n in nodes[1:]:
+            k = want.get(R.node_cell(n))
+            if k:
+                return n, k
+        return nodes[-1], ""
+
+    def network(self, seat: int) -> dict[tuple[int, int], list[tuple[int, int]]]:
+        """The track that serves ``seat``'s route, banded in its line colour: the route itself once it
+        is complete (:meth:`route_nodes`), before that the shortest ways from its terminals to its stops
+        and to each other (``route.serving_paths``); square (x, y) -> tracks (side pairs)."""
+        st = self.state
+        me = st.seats[seat]
+        if not me.line:
+            return {}
+        key = ("band", st.board, me.line, me.stops)
+        got = self._net_cache.get(key)
+        if got is not None:
+            return got
+        route = self.route_nodes(seat) if not me.driving else []
+        paths = [route] if route else R.serving_paths(st.board, me.line, me.stops)
         out: dict[tuple[int, int], set] = {}
-        for n in seen:
-            c, e = R.node_cell(n), R.node_entry(n)
-            if e == R.HOME or c in LEGS:
-                continue
-            for t in EXITS[tracks[c]][e]:
-                out.setdefault(xy_of(c), set()).add((min(e, t), max(e, t)))
+        for p in paths:
+            for (x, y), pair in path_tracks(p):
+                out.setdefault((x, y), set()).add(pair)
         res = {k: sorted(v) for k, v in out.items()}
-        if len(self._net_cache) > 32:
-            self._net_cache.clear()
-        self._net_cache[key] = res
+        self._cache_net(key, res)
         return res
+
+    def _cache_net(self, key: tuple, value: Any) -> None:
+        if len(self._net_cache) > 48:
+            self._net_cache.clear()
+        self._net_cache[key] = value
 
     def linked(self, seat: int) -> str:
         """Stops of ``seat`` linked to its terminals by the track so far (``rules.linked_stops``)."""
@@ -1075,18 +1196,19 @@ class StreetcarScene(TableScene):
                 draw.draw_band(surf, r.topleft, SQ, net[(x, y)], draw.LINE_RGB[line])
             if self.mark_exchangeable and TILES[t[0]].exchangeable:
                 self._blit_text(surf, "⇄", 13, (255, 255, 255), True, topright=(r.right - 3, r.y + 1))
-        sign_font = self.app.font(11, True)
         for c in board.signs:
-            if c < 0:
-                continue
-            x, y = xy_of(c)
-            letter = board.sign_at(c)
-            bx, by = BUILDINGS[letter]
-            cx, cy = self.cell_centre(x, y)
-            draw.draw_sign(surf, (cx + (bx - x) * SQ * 0.32, cy + (by - y) * SQ * 0.32), letter, SQ * 0.15,
-                           sign_font)
+            if c >= 0:
+                self._draw_sign(surf, c, board.sign_at(c))
         self._pos_cache = (key, board, surf)
         return surf
+
+    def _draw_sign(self, surface, c: int, letter: str) -> None:
+        """The stop sign of building ``letter`` on square ``c``, toward its building."""
+        x, y = xy_of(c)
+        bx, by = BUILDINGS[letter]
+        cx, cy = self.cell_centre(x, y)
+        draw.draw_sign(surface, (cx + (bx - x) * SQ * SIGN_AT, cy + (by - y) * SQ * SIGN_AT), letter,
+                       SQ * 0.23, self.app.font(15, True), (bx - x, by - y))
 
     def _draw_board(self, surface) -> None:
         st = self.state
@@ -1119,6 +1241,7 @@ class StreetcarScene(TableScene):
                     xy = [xy_of(c) for c in cells]
                     box = self.cell_rect(*xy[0]).union(self.cell_rect(*xy[1])).inflate(4, 4)
                     pygame.draw.rect(surface, mix(th.bg, (255, 255, 255), pulse), box, 3, border_radius=18)
+        self._draw_route(surface)
         self._draw_selection(surface)
         self._draw_branches(surface)
         self._draw_trams(surface)
@@ -1173,23 +1296,157 @@ class StreetcarScene(TableScene):
             self._shades[key] = img
         return img
 
+    def path_points(self, nodes: list[int] | tuple[int, ...]) -> list[tuple[float, float]]:
+        """Screen points (px) along the tracks a tram drives through ``nodes`` (start node first): along
+        each track's curve on the board, through the middle of a terminal's squares."""
+        pts: list[tuple[float, float]] = []
+
+        def mid(c: int, side: int) -> tuple[float, float]:
+            x, y = xy_of(c)
+            cx, cy = self.cell_centre(x, y)
+            dx, dy = SIDE_DELTA[side]
+            return cx + dx * SQ / 2, cy + dy * SQ / 2
+
+        def centre(c: int) -> tuple[float, float]:
+            return self.cell_centre(*xy_of(c))
+
+        for i, n in enumerate(nodes):
+            c, e = R.node_cell(n), R.node_entry(n)
+            nxt = R.node_cell(nodes[i + 1]) if i + 1 < len(nodes) else None
+            if e == R.HOME:
+                if nxt is None:
+                    pts.append(centre(c))
+                    continue
+                g = LEGS[c]
+                leg = next((k for k in TERMINAL_CELLS[g.line][g.end] if NEIGH[k][LEGS[k].board_side] == nxt), c)
+                pts += [centre(leg), mid(leg, LEGS[leg].board_side)]
+            elif c in LEGS:
+                pts += [mid(c, e), centre(c)]
+                if nxt is not None:
+                    p = LEGS[c].partner
+                    pts += [centre(p), mid(p, LEGS[p].board_side)]
+            else:
+                t = _exit_side(c, nxt) if nxt is not None else None
+                if t is None:
+                    pts += [mid(c, e), centre(c)]
+                    continue
+                ox, oy = self.cell_rect(*xy_of(c)).topleft
+                pts += [(ox + px, oy + py) for px, py in draw.track_line(e, t, SQ)]
+        return pts
+
+    def _route_layer(self, nodes: list[int], line: int) -> tuple[pygame.Surface, tuple[int, int]]:
+        """The route ``nodes`` as a see-through band in the line colour with a dark edge and arrows
+        showing the way, on a transparent surface just large enough, and its top left (px; cached per
+        route and line)."""
+        key = ("route-layer", tuple(nodes), line)
+        got = self._shades.get(key)
+        if got is not None:
+            return got
+        for k in [k for k in self._shades if k[0] == "route-layer"]:
+            del self._shades[k]
+        pts = self.path_points(nodes)
+        box = pygame.Rect(min(x for x, _ in pts), min(y for _, y in pts), 1, 1)
+        box.union_ip(pygame.Rect(max(x for x, _ in pts), max(y for _, y in pts), 1, 1))
+        box.inflate_ip(24, 24)
+        img = pygame.Surface(box.size, pygame.SRCALPHA)
+        ox, oy = box.topleft
+        pts = [(x - ox, y - oy) for x, y in pts]
+        col = draw.LINE_RGB[line]
+        a = 215                     # see-through: the tiles show under the route (drawn into the pixels)
+        if len(pts) > 1:
+            for width, c in ((13, (16, 16, 16, a)), (7, (*col, a))):
+                pygame.draw.lines(img, c, False, pts, width)
+                for p in pts:
+                    pygame.draw.circle(img, c, p, width // 2)
+        # a chevron every second square shows the way the tram goes
+        for i in range(1, len(nodes) - 1, 2):
+            cx, cy = self.cell_centre(*xy_of(R.node_cell(nodes[i])))
+            at = (cx - ox, cy - oy)
+            n = nodes[i]
+            if R.node_entry(n) == R.HOME or R.node_cell(n) in LEGS:
+                continue
+            t = _exit_side(R.node_cell(n), R.node_cell(nodes[i + 1]))
+            if t is None:
+                continue
+            dx, dy = SIDE_DELTA[t]
+            tip = (at[0] + dx * 9, at[1] + dy * 9)
+            back = (at[0] - dx * 3, at[1] - dy * 3)
+            wing = [(back[0] - dy * 7, back[1] + dx * 7), tip, (back[0] + dy * 7, back[1] - dx * 7)]
+            pygame.draw.lines(img, (16, 16, 16, a), False, wing, 6)
+            pygame.draw.lines(img, (255, 255, 255, a), False, wing, 3)
+        self._shades[key] = (img, (ox, oy))
+        return img, (ox, oy)
+
+    def route_seat(self) -> int | None:
+        """Whose route is drawn: the seat whose cards the panel shows, when they may be seen."""
+        seat = self.card_seat()
+        if seat is None or not self.cards_visible(seat):
+            return None
+        return seat
+
+    def _draw_route(self, surface) -> None:
+        seat = self.route_seat()
+        if seat is None:
+            return
+        me = self.state.seats[seat]
+        nodes = self.route_nodes(seat)
+        if seat in self.anim_tram or seat in self.anim_jump:
+            return   # the way ahead is drawn again once the tram stands
+        if len(nodes) > 1:
+            img, at = self._route_layer(nodes, me.line)
+            surface.blit(img, at)
+            board = self.state.board
+            for c in {R.node_cell(n) for n in nodes}:    # the stop signs on the route stay on top
+                letter = board.sign_at(c)
+                if letter:
+                    self._draw_sign(surface, c, letter)
+        nxt = self.next_stop(seat)
+        if nxt is not None:
+            th = self.theme
+            node, letter = nxt
+            x, y = xy_of(R.node_cell(node))
+            r = self.cell_rect(x, y)
+            pygame.draw.rect(surface, (16, 16, 16), r.inflate(10, 10), 3, border_radius=9)
+            pygame.draw.rect(surface, th.accent, r.inflate(6, 6), 4, border_radius=8)
+            text = f"next stop {letter}" if letter else "home"
+            img = self._text(text, 13, (20, 20, 20), True)
+            tag = img.get_rect(midbottom=(r.centerx, r.y - 6)).inflate(10, 4)
+            above = BUILDINGS[letter][1] < y if letter else False
+            if above or tag.top < BOARD.top:   # never over the stop's building
+                tag.midtop = (r.centerx, r.bottom + 6)
+            tag.clamp_ip(BOARD)
+            pygame.draw.rect(surface, th.accent, tag, border_radius=6)
+            surface.blit(img, img.get_rect(center=tag.center))
+
+    def shown_ways(self) -> tuple[int | None, list[R.Move]]:
+        """The die whose ways are drawn and its ways: the die chosen at a fork, or the die under the
+        pointer when it can be carried out more than one way (a preview)."""
+        if self.die_sel is not None and self.branch:
+            return self.die_sel, self.branch
+        st = self.state
+        if st.phase != "choose" or not self.human_turn() or self.anim_roll is not None:
+            return None, []
+        for i, face in enumerate(st.dice):
+            if self.die_rect(i).collidepoint(self.hover_pos):
+                moves = [m for m in self.rules.moves(st, face) if m.path]
+                return (i, moves) if len(moves) > 1 else (None, [])
+        return None, []
+
     def _draw_branches(self, surface) -> None:
-        if self.die_sel is None or not self.branch:
+        die, ways = self.shown_ways()
+        if die is None:
             return
         th = self.theme
         seat = self.to_act()
         me = self.state.seats[seat]
-        for k, mv in enumerate(self.branch):
+        for k, mv in enumerate(ways):
             if not mv.path:
                 continue
             hot = self.branch_hover == k
-            nodes = [R.node_json(me.pos)] + [R.node_json(n) for n in mv.path]
-            pts = [self.cell_centre(*nodes[0][:2])]
-            for a, b in zip(nodes, nodes[1:]):
-                pts += [self.cell_centre(*sq) for sq in _via(a, b)]
-            col = draw.LINE_RGB[me.line]
+            pts = self.path_points([me.pos, *mv.path])
             if len(pts) > 1:
-                pygame.draw.lines(surface, th.highlight if hot else col, False, pts, 5 if hot else 3)
+                pygame.draw.lines(surface, (16, 16, 16), False, pts, 9 if hot else 7)
+                pygame.draw.lines(surface, th.highlight if hot else (255, 255, 255), False, pts, 5 if hot else 3)
             x, y, _ = R.node_json(mv.path[-1])
             c = self.cell_centre(x, y)
             pygame.draw.circle(surface, th.accent, c, 14)
@@ -1395,13 +1652,19 @@ class StreetcarScene(TableScene):
         sources = self.rules.sources(st, turn) if turn is not None and self.human_turn() and st.phase == "play" else []
         hover = self.hand_at(self.hover_pos) if self.seats_card.collidepoint(self.hover_pos) else None
         picked = False
-        for i, t in enumerate(me.hand):
-            r = self.hand_rect(seat, i)
-            lifted = not picked and self.sel == (seat, t)
+        slots = self.hand_slots(seat)
+        for slot, t in enumerate(slots):
+            r = self.slot_rect(seat, slot)
+            if t is None:
+                pygame.draw.rect(surface, mix(th.panel, th.panel_edge, 0.5), r.inflate(-6, -6), 1, border_radius=5)
+                continue
+            i = [k for k, u in enumerate(me.hand) if u == t][slots[:slot].count(t)]
+            lifted = not picked and self.sel == (seat, t) and self.sel_slot in (None, (seat, slot))
             if lifted:
                 picked = True
                 r = r.move(0, -3)
-            surface.blit(self.art.tile(t, 0, HAND_TILE), r.topleft)
+            # a picked-up tile is shown turned as it would be laid
+            surface.blit(self.art.tile(t, self.rot if lifted else 0, HAND_TILE), r.topleft)
             if lifted:
                 pygame.draw.rect(surface, th.accent, r.inflate(4, 4), 3, border_radius=6)
             elif seat in sources:

@@ -101,7 +101,11 @@ class SeatSetupScene(Scene):
         self.max_handicap = max_handicap
         self.describe = describe
         self.box = self.BOX.copy()
-        self.box.height = min(780, 300 + 52 * max_players + 50 * len(self.options))
+        # px per seat row and per option row: 52 and 50, closer together when that would not fit
+        self.seat_h, self.opt_h = 52, 50
+        if 300 + 52 * max_players + 50 * len(self.options) > 780:
+            self.seat_h, self.opt_h = 45, 42
+        self.box.height = min(780, 300 + self.seat_h * max_players + self.opt_h * len(self.options))
         self.box.center = (640, 400)
         self.focus = FocusRing()
         self.error: str | None = None
@@ -147,6 +151,13 @@ class SeatSetupScene(Scene):
             cfg["handicap"] = list(self.handicap)
         cfg.update(self.values)
         return cfg
+
+    def kind_pitch(self) -> int:
+        """Px from one kind button to the next: 100, narrower when more kinds must fit before the
+        extra-tiles column (a dialog with names has no such column)."""
+        if self.max_handicap > 0:
+            return min(100, 450 // max(1, len(self.kinds)))
+        return 100
 
     def set_option(self, key: str, value: Any) -> None:
         self.values[key] = value
@@ -240,14 +251,15 @@ class SeatSetupScene(Scene):
         for i, kind in enumerate(self.seats):
             kb = []
             for j, k in enumerate(self.kinds):
-                label = KIND_LABELS.get(k, k)
-                btn = Button((x0 + 70 + j * 100, y, 94, 38), ("✓ " + label) if k == kind else label,
+                label = KIND_LABELS.get(k) or k.split(":")[-1].capitalize()
+                pitch = self.kind_pitch()
+                btn = Button((x0 + 70 + j * pitch, y, pitch - 6, self.seat_h - 14), ("✓ " + label) if k == kind else label,
                              lambda i=i, k=k: self.set_kind(i, k),
                              style="primary" if k == kind else "normal", font_size=16)
                 kb.append(btn)
-            minus = Button((x0 + 520, y, 38, 38), "-", lambda i=i: self.add_handicap(i, -1), font_size=20,
+            minus = Button((x0 + 520, y, 38, self.seat_h - 14), "-", lambda i=i: self.add_handicap(i, -1), font_size=20,
                            enabled=self.handicap[i] > 0)
-            plus = Button((x0 + 620, y, 38, 38), "+", lambda i=i: self.add_handicap(i, 1), font_size=20,
+            plus = Button((x0 + 620, y, 38, self.seat_h - 14), "+", lambda i=i: self.add_handicap(i, 1), font_size=20,
                           enabled=self.handicap[i] < self.max_handicap)
             self.seat_rows.append((kb, minus, plus))
             if self.max_handicap == 0 and kind == "human":
@@ -257,20 +269,20 @@ class SeatSetupScene(Scene):
                                               lambda i=i: self.ask_name(i),
                                               style="normal" if name else "quiet", font_size=16,
                                               tooltip="the name shown for this seat")
-            y += 52
+            y += self.seat_h
         self.option_rows: list[list[Button]] = []
-        y = b.y + 176 + 52 * self.max_players + 8
+        y = b.y + 176 + self.seat_h * self.max_players + 8
         for o in self.options:
             row = []
             cur = self.values[o.key]
             w = max(60, min(110, (b.width - 250) // max(1, len(o.values)) - 6))
             for j, v in enumerate(o.values):
                 label = ("✓ " if v == cur else "") + o.text(v)
-                row.append(Button((x0 + 170 + j * (w + 6), y, w, 38), label,
+                row.append(Button((x0 + 170 + j * (w + 6), y, w, self.opt_h - 12), label,
                                   lambda k=o.key, v=v: self.set_option(k, v),
                                   style="primary" if v == cur else "normal", font_size=16))
             self.option_rows.append(row)
-            y += 50
+            y += self.opt_h
         self.b_start.rect.bottomright = (b.right - 36, b.bottom - 30)
         self.b_cancel.rect.bottomright = (self.b_start.rect.x - 14, b.bottom - 30)
         self._validate()
@@ -364,7 +376,7 @@ class SeatSetupScene(Scene):
             for btn in row:
                 btn.draw(surface, app)
         if self.options:
-            y = b.y + 176 + 52 * self.max_players + 8 + 50 * len(self.options)
+            y = b.y + 176 + self.seat_h * self.max_players + 8 + self.opt_h * len(self.options)
         else:
             y = b.y + 176 + 52 * len(self.seat_rows) + 8
         if self.error:

@@ -44,6 +44,8 @@ class Option:
     flag_type: Callable[[str], Any] = int
     #: a config without the key stays without it (an option added after records were made)
     optional: bool = False
+    #: the flag's text that gives a config value (the inverse of ``to_config``; default ``str``)
+    flag_text: Callable[[Any], str] | None = None
 
     @property
     def kind(self) -> str:
@@ -74,6 +76,14 @@ class Option:
         if self.kind == "bool":
             return ("Off", "On")
         return tuple(str(v) for v in vals)
+
+    def text_for(self, value: Any) -> str | None:
+        """The command-line text of ``value`` after :attr:`cli_flag` (None: a bool flag, given alone)."""
+        if self.flag_text is not None:
+            return self.flag_text(value)
+        if self.kind == "bool" and self.to_config is None:
+            return None
+        return str(value)
 
     def check(self, value: Any) -> Any:
         """``value`` if it is allowed (normalised); ``ValueError`` with a reason otherwise."""
