@@ -16,7 +16,7 @@ import pytest
 from games.tokami import SPEC, draw, driver, model
 from games.tokami.rules import TokamiRules, scores
 from games.tokami.view import (
-    KNOCK_FULL, KNOCK_MIN, PILE, TURN_FINE, TURN_STEP, TokamiScene, fits, knock_volume,
+    KNOCK_FULL, KNOCK_MIN, PILE, TURN_FINE, TURN_STEP, TokamiScene, knock_volume,
     last_turn_tracks, round_tally,
 )
 from games.tokami.world import TokamiWorld

@@ -34,7 +34,7 @@ import heapq
 import random
 import time
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Callable
 
 from sim.ai import RandomAgent
 from sim.core.rules import CHANCE, Action

@@ -23,7 +23,7 @@ import heapq
 from collections import deque
 
 from .board import Board
-from .data import BASES, PLAYER_COLOUR
+from .data import BASES
 from .geometry import JUMP_NB, KNOT_SET, MODULE_BY_NAME, PORTS, AROUND, edge_key
 
 FREE_COLOURS = (frozenset({"TOM", "NEUTRAL", "PRINTED"}), frozenset({"DAVE", "NEUTRAL", "PRINTED"}))
