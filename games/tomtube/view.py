@@ -40,7 +40,7 @@ import pygame
 from sim.app.setup_view import SeatSetupScene
 from sim.app.table import TableScene
 from sim.app.ui import Notice, button_row
-from sim.app.widgets import Button, mix, wrap_text
+from sim.app.widgets import Button, mix, unite_rects, wrap_text
 from sim.core.match import Match
 from sim.core.registry import get_spec
 
@@ -900,15 +900,7 @@ class TomTubeScene(TableScene):
             y1 = min(BOARD.h * SS, math.ceil((max(p[1] for p in pts) + m) / SS) * SS)
             if x1 > x0 and y1 > y0:
                 rects.append(pygame.Rect(x0, y0, x1 - x0, y1 - y0))
-        merged: list[pygame.Rect] = []
-        while rects:                         # unite overlapping ones until none overlap
-            r = rects.pop()
-            k = r.collidelist(merged)
-            while k >= 0:
-                r = r.union(merged.pop(k))
-                k = r.collidelist(merged)
-            merged.append(r)
-        return merged
+        return unite_rects(rects)
 
     def _node_px(self, xf: draw.Xform):
         """``node -> xf.px(node_xy(node))``, remembered per transform."""

@@ -53,7 +53,7 @@ import pygame
 from sim.app.table import TableScene
 from sim.app.ui import Notice, button_row
 from sim.app.setup_view import SeatSetupScene
-from sim.app.widgets import Button, mix
+from sim.app.widgets import Button, mix, unite_rects
 from sim.core import storage
 from sim.core.hexgrid import SQRT3, pixel_to_hex
 from sim.core.match import Match
@@ -889,15 +889,7 @@ class TumbleweedScene(TableScene):
         """Non-overlapping rectangles around the hexes whose look changed."""
         areas = self._cell_areas(st)
         rects = [areas[i] for i in range(len(new)) if old[i] != new[i]]
-        merged: list[pygame.Rect] = []
-        while rects:
-            r = rects.pop()
-            k = r.collidelist(merged)
-            while k >= 0:
-                r = r.union(merged.pop(k))
-                k = r.collidelist(merged)
-            merged.append(r)
-        return merged
+        return unite_rects(rects)
 
     def _paint_position(self, surf, st, looks: list[tuple], clip: pygame.Rect | None) -> None:
         """The overlays and stacks of ``st`` onto ``surf`` (over the board), in the layer's order; with

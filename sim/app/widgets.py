@@ -213,6 +213,21 @@ def wrap_text(text: str, font: pygame.font.Font, width: int, max_lines: int | No
     return lines[:max_lines] if max_lines is not None else lines
 
 
+def unite_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:
+    """``rects`` with every overlapping group united into one rectangle (none of the result overlap;
+    the dirty areas of a partial repaint)."""
+    rects = list(rects)
+    merged: list[pygame.Rect] = []
+    while rects:
+        r = rects.pop()
+        k = r.collidelist(merged)
+        while k >= 0:
+            r = r.union(merged.pop(k))
+            k = r.collidelist(merged)
+        merged.append(r)
+    return merged
+
+
 def dim_backdrop(surface: pygame.Surface, alpha: int = 170) -> None:
     """Darken everything already drawn (for dialogs)."""
     shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
