@@ -25,7 +25,7 @@ def live_frames(app, n, pause=0.016, events=None):
 
 def test_a_joined_tokami_screen_drags_by_the_hosts_pile_and_watches_the_bot_play_live(app, tmp_path):
     from games.tokami import draw, model
-    from games.tokami.lan_view import TokamiLanScene
+    from games.tokami.view_lan import TokamiLanScene
     from sim.app.lan_lobby import LobbyScene
     from sim.app.launcher import LauncherScene
 
@@ -106,7 +106,7 @@ def test_a_joined_tokami_screen_drags_by_the_hosts_pile_and_watches_the_bot_play
 
 
 def test_the_launchers_host_dialog_lists_tokami_and_hosts_it_with_a_bot(app):
-    from games.tokami.lan_view import TokamiLanScene
+    from games.tokami.view_lan import TokamiLanScene
     from sim.app.lan_lobby import LobbyScene
     from sim.app.lan_setup import HostSetupScene
     from sim.app.launcher import LauncherScene
@@ -149,7 +149,7 @@ def test_hostile_input_on_a_joined_tokami_screen_never_breaks_it(app, tmp_path):
     """Random and hostile input (clicks and drags on the pile, Tab, lanes, wheel, keys, odd sizes) on
     the LAN screen while the host's bot and pile run: no exception, the host serves on, and every hand
     input the screen sent was well formed (refusals only come from the game's own checks)."""
-    from games.tokami.lan_view import TokamiLanScene
+    from games.tokami.view_lan import TokamiLanScene
     from sim.app.fuzz import fuzz_scene
     from sim.app.lan_lobby import LobbyScene
     from sim.app.launcher import LauncherScene

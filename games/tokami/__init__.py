@@ -2,7 +2,7 @@
 
 ``SPEC`` offers the game to the app: 2 to 5 seats (hot-seat humans and bots at three levels), the
 options of ``options.OPTIONS`` (rounds, the starting pile, practice: flags and set-up dialog rows),
-the screen (``view.TokamiScene``; on the LAN ``lan_view.TokamiLanScene``), selfplay and bench, and LAN
+the screen (``view.TokamiScene``; on the LAN ``view_lan.TokamiLanScene``), selfplay and bench, and LAN
 play with the pile on the host (``lan``: the hand stream and live frames). Everything is imported
 lazily, so listing the game never imports pygame or pymunk.
 """
@@ -34,9 +34,9 @@ def _bench(out) -> None:
 
 def _scene(app, match, **opts):
     """The Tokami screen: the local one, or for a game joined on the LAN (a ``RemoteMatch``) the one
-    whose hand streams to the host (``lan_view.TokamiLanScene``)."""
+    whose hand streams to the host (``view_lan.TokamiLanScene``)."""
     if getattr(match, "meta", {}).get("lan") and hasattr(match, "client"):
-        from .lan_view import TokamiLanScene
+        from .view_lan import TokamiLanScene
         return TokamiLanScene(app, match, **opts)
     from .view import TokamiScene
     return TokamiScene(app, match, **opts)
