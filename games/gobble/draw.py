@@ -167,6 +167,13 @@ def _symbol_t(lk: _Link, others: list[_Link]) -> float:
     return best
 
 
+@lru_cache(maxsize=512)
+def _symbol_spots(n: int, rot: int) -> tuple[tuple[str, tuple[float, float]], ...]:
+    """(colour, point in corner radii) of each link's symbol on tile ``n`` at rotation ``rot``."""
+    lks = tile_links(n, rot)
+    return tuple((colour, lk.point(_symbol_t(lk, [o for _c, o in lks if o is not lk]))) for colour, lk in lks)
+
+
 # --------------------------------------------------------------------------------- primitives
 def draw_symbol(surf: pygame.Surface, shape: str, x: float, y: float, r: float, colour) -> None:
     """A filled symbol of 'radius' ``r`` px centred at (x, y) (no anti-aliasing: draw supersampled)."""
@@ -271,9 +278,8 @@ def _render_tile(n: int, rot: int, s: int, pal, symbols: bool, board: bool) -> S
         pygame.draw.polygon(big, pal.links[colour], tr(lk.band(half, ext, steps)))
     if symbols:
         r = max(2.2, BAND * 0.36 * s) * SS
-        for colour, lk in lks:
-            others = [o for c, o in lks if o is not lk]
-            x, y = tr([lk.point(_symbol_t(lk, others))])[0]
+        for colour, spot in _symbol_spots(n, rot):
+            x, y = tr([spot])[0]
             draw_symbol(big, SYMBOL_SHAPES[colour], x, y, r, _shade(pal.links[colour], 0.18))
     surf = pygame.transform.smoothscale(big, (w, h))
     if board:
