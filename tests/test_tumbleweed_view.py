@@ -502,3 +502,14 @@ def test_screenshot_mid_game_size_8_with_influence_and_last_move(app, tmp_path):
     app.step([motion((2, 790))], STEP)
     x, y = scene.cell_pos(mine[0])
     assert _close(_pixel(app.surface, (x - s * 0.55, y)), twdraw.CELL)
+
+
+def test_a_player_at_another_machine_is_named_not_called_a_bot(app):
+    """A LAN game's seats ("lan:Bob") are people: the labels (the end card, the game-over line) name
+    them as they joined."""
+    scene, match, _ = start(app, {"size": 4, "seats": ["human", "lan:Bob"]})
+    match.submit(0, {"t": "setup", "red": [-1, 1], "white": [2, -2]})
+    match.submit(1, {"t": "choose", "colour": "red"})
+    app.step([], STEP)
+    assert scene.who(RED) == "Red (Bob)" and scene.who(WHITE) == "White (you)"
+    assert "bot" not in scene.who(RED)
