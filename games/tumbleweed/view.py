@@ -524,7 +524,7 @@ class TumbleweedScene(TableScene):
         seat = self.to_act()
         if seat is None:
             return
-        if self.is_bot(seat):
+        if self.played_elsewhere(seat):
             self.refuse(f"Wait: {self.seat_name(seat)} is to play")
             return
         if st.phase == "neutral":
