@@ -344,3 +344,27 @@ def test_a_client_interpolates_between_the_newest_two_frames():
     assert lp.poses(1.1, 11) is None                     # the game moved on past this live world
     lp.feed(1.05, frame(3, 10, 30.0, kind=None))
     assert lp.current(10) is None and lp.speeds() == {}
+
+
+def test_each_seat_is_acked_its_own_hand_inputs_in_the_live_frames(tmp_path):
+    """Every client numbers its own messages: a frame acks each seat the seq of its own last hand input
+    applied, never another seat's (a screen that saw the mover's higher seq took its own new grab for
+    answered and let go of it at home while the host kept the stick in its hand)."""
+    host = make_host(tmp_path)
+    try:
+        pairs = [join(host, "Ann"), join(host, "Bob")]
+        at_turn(pairs)
+        (c, r), (wc, _wr) = sorted(pairs, key=lambda p: p[1].seat != p[1].state.player)
+        sid = top_along(r.state)
+        _k, _l, x, y, a = r.state.poses[sid]
+        last = stream(c, {"op": "grab", "stick": sid, "x": x, "y": y, "n": r.n})
+        for k in range(1, 16):
+            last = stream(c, {"op": "move", "x": x, "y": y + 0.6 * k, "a": a})
+        assert last > 10
+        assert c.wait_for(lambda c: c.live is not None and c.live["ack"] == last, 5)
+        assert wc.wait_for(lambda c: c.live is not None and c.live.get("kind") == "hand", 5)
+        acks = {m["ack"] for _t, m in list(wc.lives)}
+        assert acks == {0}                  # the watcher sent no hand input: nothing of its own acked
+        stream(c, {"op": "release"})
+    finally:
+        host.stop()

@@ -142,3 +142,61 @@ def test_a_joined_tom_tube_screen_draws_a_rhomb_by_key_and_replays_the_public_lo
         app.draw()
     finally:
         host.stop()
+
+
+def test_the_hosts_repeated_snapshots_keep_a_chosen_hex_until_the_confirming_click(app, tmp_path):
+    """The host re-sends the unchanged view every ``snapshot_interval``: the screen must not take it
+    for a new position (which dropped the hex chosen by the first of the two confirming clicks)."""
+    from games.tumbleweed.view import TumbleweedScene
+    from sim.app.lan_lobby import LobbyScene
+    from sim.app.launcher import LauncherScene
+
+    host = Host(TW, players=2, bots=["bot:easy"], seed=5, tick=0.01, bot_pause=0.0, options={"size": 4},
+                snapshot_interval=0.02, record_path=tmp_path / "tw.json").start()
+    try:
+        client = Client("127.0.0.1", host.port, "Ann").start()
+        app.push(LauncherScene(app))
+        lobby = app.push(LobbyScene(app, client, None, f"127.0.0.1:{host.port}", TW))
+        assert client.wait_for(lambda c: c.names == ["Ann", "bot:easy"], 5)
+        frames(app)
+        app.step([key(pygame.K_r)], app.STEP)
+        assert client.wait_for(lambda c: c.latest is not None, 5)
+        frames(app)
+        scene = app.top
+        assert isinstance(scene, TumbleweedScene) and scene.prefs["confirm"]
+        st = scene.state
+        free = [c for c in st.geo.cells if st.stack(c)[1] == 0]
+        click(app, scene.cell_pos(free[0]))
+        click(app, scene.cell_pos(free[-1]))
+        assert client.wait_for(lambda c: c.latest is not None and c.latest.get("n", 0) >= 2
+                               and c.latest.get("active") == [0], 10)
+        frames(app)
+        calls = []
+        scene.match.listeners.append(lambda m, ev: calls.append(m.cursor))
+        cell = next(c for c in scene.state.geo.cells
+                    if not _illegal(scene, {"t": "place", "q": c[0], "r": c[1]}))
+        click(app, scene.cell_pos(cell))
+        assert scene.pending == cell
+        n = host.call(lambda: len(host.match.log))
+        seen = client.latest["recv_n"]
+        assert client.wait_for(lambda c: c.latest["recv_n"] >= seen + 3, 5)   # snapshots came in
+        frames(app)
+        assert calls == [] and scene.pending == cell
+        click(app, scene.cell_pos(cell))                     # the confirming click plays it
+        assert client.wait_for(lambda c: any(r.get("type") == "accepted" and r["seq"] >= 2
+                                             for r in c.results.values()), 5)
+        log = host.call(lambda: [dict(e) for e in host.match.log])
+        assert len(log) > n and log[n] == {"p": 0, "a": {"t": "place", "q": cell[0], "r": cell[1]}}
+        app.to_launcher()
+        assert client.closed.wait(5)
+    finally:
+        host.stop()
+
+
+def _illegal(scene, action) -> bool:
+    from sim.core.rules import IllegalAction
+    try:
+        scene.rules.check(scene.state, 0, action)
+    except IllegalAction:
+        return True
+    return False

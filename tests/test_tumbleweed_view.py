@@ -536,3 +536,29 @@ def test_the_position_layer_repainted_where_hexes_changed_equals_a_whole_repaint
         m.submit(seat, legal[(k * 7) % len(legal)])
         check()
     assert partial >= 15
+
+
+def test_a_player_at_another_machine_is_named_not_called_a_bot(app):
+    """A LAN game's seats ("lan:Bob") are people: the labels (the end card, the game-over line) name
+    them as they joined."""
+    scene, match, _ = start(app, {"size": 4, "seats": ["human", "lan:Bob"]})
+    match.submit(0, {"t": "setup", "red": [-1, 1], "white": [2, -2]})
+    match.submit(1, {"t": "choose", "colour": "red"})
+    app.step([], STEP)
+    assert scene.who(RED) == "Red (Bob)" and scene.who(WHITE) == "White (you)"
+    assert "bot" not in scene.who(RED)
+
+
+def test_the_other_machines_turn_offers_nothing_here(app):
+    """On a LAN table the other player's turn is not this screen's: no preview, Pass off, and a click
+    on a hex says whose turn it is instead of choosing it."""
+    scene, match, _ = start(app, {"size": 4, "seats": ["human", "lan:Bob"]})
+    match.submit(0, {"t": "setup", "red": [-1, 1], "white": [2, -2]})
+    match.submit(1, {"t": "choose", "colour": "red"})          # Bob plays red: his move
+    app.step([], STEP)
+    assert scene.to_act() == 1 and not scene.human_turn() and scene.played_elsewhere(1)
+    assert not scene.b_pass.enabled
+    cell = next(c for c in find_cells(match.state, RED) if c != (-1, 1))
+    click_cell(app, scene, cell)
+    assert scene.pending is None and scene.preview() is None and len(match.log) == 2
+    assert scene.msg is not None and "Bob is to play" in scene.msg[0]

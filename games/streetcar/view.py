@@ -530,7 +530,7 @@ class StreetcarScene(TableScene):
         st = self.state
         if seat is None or self.match.is_over():
             return
-        if self.is_bot(seat):
+        if self.played_elsewhere(seat):
             self.refuse(f"wait: it is {self.seat_name(seat)}'s turn")
             return
         if st.phase != "play":
@@ -599,7 +599,7 @@ class StreetcarScene(TableScene):
         seat = self.to_act()
         if self.match.is_over() or seat is None:
             return
-        if self.is_bot(seat):
+        if self.played_elsewhere(seat):
             if st.board.tile_at(cell_of(x, y)) is not None:
                 self.describe_square(x, y)
             else:

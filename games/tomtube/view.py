@@ -424,7 +424,7 @@ class TomTubeScene(TableScene):
         seat = self.to_act()
         if seat is None:
             return None
-        if self.is_bot(seat):
+        if self.played_elsewhere(seat):
             self.refuse(f"wait: {self.seat_name(seat)} is to play")
             return None
         if self.state.phase not in phases:
@@ -516,7 +516,7 @@ class TomTubeScene(TableScene):
         seat = self.to_act()
         if seat is None:
             return
-        if self.is_bot(seat):
+        if self.played_elsewhere(seat):
             self.refuse(f"wait: {self.seat_name(seat)} is to play")
             return
         st = self.state
@@ -1226,7 +1226,7 @@ class TomTubeScene(TableScene):
         if seat is None:
             return ""
         name = self.seat_name(seat)
-        if self.is_bot(seat):
+        if self.played_elsewhere(seat):
             what = {"place": "places the rhomb", "fill": "fills isolated triangles",
                     "fill_other": "may fill isolated triangles"}.get(st.phase, "is thinking")
             return f"{name} {what}…"

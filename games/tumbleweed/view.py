@@ -318,7 +318,7 @@ class TumbleweedScene(TableScene):
 
     # ------------------------------------------------------------------ seats
     def who(self, colour: int) -> str:
-        """"Red (you)", "White (hard bot)", "Red (Player 1)" style label of the player of ``colour``."""
+        """"Red (you)", "White (hard bot)", "Red (Player 1)", "Red (Bob)" style label of the player of ``colour``."""
         seat = self.state.seat_of(colour)
         name = COLOUR_NAMES[colour].capitalize()
         if seat is None:
@@ -327,6 +327,8 @@ class TumbleweedScene(TableScene):
         humans = sum(1 for s in self.seats if s == "human")
         if kind == "human":
             who = "you" if humans == 1 else f"Player {seat + 1}"
+        elif kind.startswith("lan:"):     # a player at another machine, by the name they joined with
+            who = kind[4:] or f"Player {seat + 1}"
         else:
             level = kind.split(":", 1)[1]
             who = f"{level} bot" if humans else f"bot {seat + 1}, {level}"
@@ -524,7 +526,7 @@ class TumbleweedScene(TableScene):
         seat = self.to_act()
         if seat is None:
             return
-        if self.is_bot(seat):
+        if self.played_elsewhere(seat):
             self.refuse(f"Wait: {self.seat_name(seat)} is to play")
             return
         if st.phase == "neutral":

@@ -118,6 +118,11 @@ class TableScene(Scene):
     def is_bot(self, seat: int | None) -> bool:
         return seat is not None and 0 <= seat < len(self.seat_list) and self.seat_list[seat].is_bot
 
+    def played_elsewhere(self, seat: int | None) -> bool:
+        """Whether ``seat`` acts without this screen: a bot, or on a LAN table a player at another machine."""
+        return self.is_bot(seat) or (seat is not None and 0 <= seat < len(self.seat_list)
+                                     and self.seat_list[seat].kind == "lan")
+
     def humans(self) -> list[int]:
         """The seats played by people at this machine."""
         return [i for i, s in enumerate(self.seat_list) if s.is_human]
@@ -133,9 +138,10 @@ class TableScene(Scene):
         return act[0] if act and act[0] >= 0 else None
 
     def human_turn(self) -> bool:
-        """Whether a human at this machine is to act."""
+        """Whether a human at this machine is to act (on a LAN table: this machine's own seat, not a
+        player at another machine)."""
         seat = self.to_act()
-        return seat is not None and not self.is_bot(seat)
+        return seat is not None and not self.played_elsewhere(seat)
 
     def seat_name(self, seat: int) -> str:
         """"You", "Player 2", "Bot (hard)", "Bot 3 (easy)" depending on who sits where; a name the

@@ -205,7 +205,8 @@ class Host:
         self._live_game = getattr(spec, "make_lan_live", None) is not None
         self._live_at: float | None = None
         self._live_k = 0
-        self._hand_ack = 0
+        #: seat -> the seq of its last hand input applied (each client numbers its own messages)
+        self._hand_acks: dict[int, int] = {}
         self.log = log or (lambda text: None)
         self.match: Match | None = None
         self.timers: BotTimers | None = None
@@ -591,11 +592,11 @@ class Host:
             return
         self._live_k += 1
         self.stats.frames += 1
-        msg = {**frame, "type": "live", "n": m.cursor, "k": self._live_k, "ack": self._hand_ack}
-        data = P.encode(msg)
+        msg = {**frame, "type": "live", "n": m.cursor, "k": self._live_k}
         for c in list(self._conns):
-            if c.seat is not None:
-                self._send(c, msg, data)
+            if c.seat is not None:   # each seat is acked its own seq (another client's seqs are not its)
+                seat_msg = {**msg, "ack": self._hand_acks.get(c.seat, 0)}
+                self._send(c, seat_msg, P.encode(seat_msg))
 
     # ------------------------------------------------------------ clients
     async def _handler(self, ws: ServerConnection) -> None:
@@ -836,7 +837,7 @@ class Host:
         except ValueError as e:
             self._reject(conn, seq, str(e) or "that hand input was refused")
             return
-        self._hand_ack = seq
+        self._hand_acks[conn.seat] = seq
         self.stats.hands += 1
 
     def _undo(self, conn: _Conn, msg: dict) -> None:

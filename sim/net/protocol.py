@@ -66,7 +66,7 @@ Host -> client
   {...}}, ...]``, the applied actions.
 * ``{"type": "live", "n": int, "k": int, "ack": int, ...}``: in a game played with a live hand, the
   host's live world (a pile settling, a hand at work): ``n`` the number of actions applied when it was
-  sent, ``k`` a growing frame number, ``ack`` the seq of the last hand input applied; the rest is the
+  sent, ``k`` a growing frame number, ``ack`` the seq of the last hand input of this seat applied (0: none yet); the rest is the
   game's (for Tokami every stick's pose). Sent every ``tick`` while anything moves, never while all
   sleeps; a frame whose game part says nothing is live any more ends the live world.
 * ``{"type": "over", "outcome": {...}, "ranking": [int, ...]|null}``: the game is over.

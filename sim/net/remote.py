@@ -30,6 +30,7 @@ every other one as played elsewhere (the host plays its bots; a screen never run
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import time as _time
 from typing import Any, Callable
@@ -76,6 +77,7 @@ class RemoteMatch:
         self._recv = 0
         self._answered: set[int] = set()
         self._polling = False
+        self._seen: Any = None           # what of the last view taken in decides whether a view is new
         self._set_config(client.config)
 
     def _set_config(self, config: Any) -> None:
@@ -221,6 +223,14 @@ class RemoteMatch:
             events = (c.events_between(self._recv, msg.get("recv_n", 0))
                       if self.realtime or self.spec.lan_events is not None else [])
             self._recv = msg.get("recv_n", 0)
+            seen = _seen_key(msg)
+            if not events and self._state is not None and seen == self._seen:
+                # the host's periodic snapshot of a view already taken in: nothing changed, so the
+                # listeners are not called (a screen keeps what the player is in the middle of)
+                self._time = float(msg.get("time") or 0.0)
+                self._time_at = _time.monotonic()
+                return False
+            self._seen = seen
             state = self.rules.state_from_json(msg["view"])
             self.previous = self._state
             self._state = _keep_equal_parts(self._state, state) if self.realtime else state
@@ -275,6 +285,12 @@ class RemoteMatch:
                 return False
             self.client.wait_for(lambda c: c.latest is not None and c.latest.get("recv_n") != self._recv
                                  or c.over is not None or c.closed.is_set(), min(left, 0.1))
+
+
+def _seen_key(msg: dict) -> str:
+    """What of a ``state`` message makes it a new view (all but its clock and arrival number)."""
+    return json.dumps({k: v for k, v in msg.items() if k not in ("time", "recv_n", "events")},
+                      sort_keys=True, separators=(",", ":"), default=str)
 
 
 def _keep_equal_parts(old: Any, new: Any) -> Any:
