@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pygame
+
 import pytest
 
 from sim.app.launcher import LauncherScene
@@ -56,3 +58,32 @@ def test_notices_stay_beside_the_board(name, app):
         conf.random_step(match, rng)
         app.draw()
     assert seen >= 2, name
+
+
+@pytest.mark.parametrize("name", ["gobble", "gobble-solitaire"])
+def test_the_fitted_tantrix_lies_within_the_board_below_the_notices(name, app):
+    """The automatic fit shows every tile and space inside ``board_rect`` (none cut by the notices)."""
+    from games.gobble.ai import make_solitaire_agent
+    spec = registry.get_spec(name)
+    app.push(LauncherScene(app))
+    seats = {"seats": ["bot:hard"] * 4} if name == "gobble" else {}
+    match = Match(spec.make_rules(), seats or None, 5)
+    scene = app.start_match(spec, match, autosave=False)
+    if name == "gobble":
+        scene.countdown = 0
+        while len(scene.view_board().tiles) < 16 and not match.is_over():
+            app.step([], app.STEP)
+    else:
+        bot = make_solitaire_agent("greedy", 5)
+        for _ in range(30):
+            if match.is_over():
+                break
+            p = match.active_players()[0]
+            match.submit(p, bot.select_action(match.rules, match.state, p))
+    assert len(scene.view_board().tiles) >= 16
+    scene._fit(immediate=True)
+    board = scene.view_board()
+    rect = scene.board_rect()
+    for cell in list(board.tiles) + board.spaces(2):
+        x, y = scene.cell_pos(cell)
+        assert rect.contains(pygame.Rect(x - 0.87 * scene.s, y - scene.s, 1.74 * scene.s, 2 * scene.s)), cell

@@ -51,12 +51,11 @@ class BoardScene(TableScene):
 
     #: The board area (px) and the screen point the camera centre is shown at.
     BOARD = pygame.Rect(0, 0, 952, 800)
-    VIEW_CENTER = (BOARD.centerx, BOARD.centery + 22)
     #: Rects filled with the panel colour in the cached background.
     PANELS: tuple[pygame.Rect, ...] = (pygame.Rect(952, 0, 328, 800),)
     MIN_S, MAX_S, FIT_MAX_S = 16, 96, 58
     #: Margins (px, horizontal and vertical) the fitted Tantrix keeps inside the board area.
-    FIT_PAD = (80, 150)
+    FIT_PAD = (80, 60)
     #: px at the top of the board area kept for the notices (status, message, the bot's error): the
     #: board is drawn below them, never under them.
     NOTICE_H = 92
@@ -72,6 +71,12 @@ class BoardScene(TableScene):
         """The part of the board area the Tantrix is drawn in (below the notices)."""
         b = self.BOARD
         return pygame.Rect(b.x, b.y + self.NOTICE_H, b.w, b.h - self.NOTICE_H)
+
+    @property
+    def VIEW_CENTER(self) -> tuple[int, int]:
+        """Where the camera's point is shown: the middle of :meth:`board_rect` (px)."""
+        r = self.board_rect()
+        return (r.centerx, r.centery)
 
     def notices_rect(self) -> pygame.Rect:
         b = self.BOARD
@@ -269,7 +274,8 @@ class BoardScene(TableScene):
         x1 = max(p[0] for p in pts) + 0.87
         y0 = min(p[1] for p in pts) - 1.0
         y1 = max(p[1] for p in pts) + 1.0
-        avail_w, avail_h = self.BOARD.w - self.FIT_PAD[0], self.BOARD.h - self.FIT_PAD[1]
+        r = self.board_rect()
+        avail_w, avail_h = r.w - self.FIT_PAD[0], r.h - self.FIT_PAD[1]
         s = int(min(avail_w / (x1 - x0), avail_h / (y1 - y0)))
         s = max(self.MIN_S, min(self.FIT_MAX_S, s))
         if self.FIT_LEVELS:

@@ -36,7 +36,6 @@ from .boardview import GOBBLE_NAMES, BoardScene, fmt_time
 W_LOGICAL, H_LOGICAL = 1280, 800
 BOARD = pygame.Rect(0, 0, 952, 800)
 PANEL = pygame.Rect(952, 0, 328, 800)
-VIEW_CENTER = (BOARD.centerx, BOARD.centery + 22)   # the top strip holds the status line
 PX = PANEL.x + 20                                   # panel content left edge
 PW = PANEL.w - 40                                   # panel content width
 HAND_CARD = pygame.Rect(PX, 62, PW, 236)
@@ -132,7 +131,6 @@ class SolitaireScene(BoardScene):
 
     title = "Gobble Solitaire"
     BOARD = BOARD
-    VIEW_CENTER = VIEW_CENTER
     PANELS = (PANEL,)
     MIN_S, MAX_S, FIT_MAX_S = MIN_S, MAX_S, FIT_MAX_S
     BANNER_TIME = BANNER_TIME

@@ -41,7 +41,6 @@ from .boardview import GOBBLE_NAMES, H_LOGICAL, BoardScene, fmt_time
 STRIP = pygame.Rect(0, 0, 940, 128)
 BOARD = pygame.Rect(0, 128, 940, 672)
 PANEL = pygame.Rect(940, 0, 340, 800)
-VIEW_CENTER = (BOARD.centerx, BOARD.centery + 16)
 PX = PANEL.x + 18                      # side panel content left edge
 PW = PANEL.w - 36                      # side panel content width
 HAND_CARD = pygame.Rect(PX, 58, PW, 226)
@@ -94,9 +93,9 @@ class RaceScene(BoardScene):
 
     title = "Tantrix Gobble"
     BOARD = BOARD
-    VIEW_CENTER = VIEW_CENTER
+    NOTICE_H = 114         # four notices: the status, the message, an opponent's news, the bot's error
     PANELS = (PANEL, STRIP)
-    FIT_PAD = (70, 120)
+    FIT_PAD = (70, 40)
     FIT_LEVELS = FIT_LEVELS
     HAND_DRAG_S = HAND_S
 
@@ -712,7 +711,6 @@ class RaceScene(BoardScene):
         surface.set_clip(clip)
         self._draw_status(surface)
         self._draw_countdown(surface)
-        self._draw_notices(surface)
         self._draw_opponents(surface, sym)
         self._draw_side(surface, sym)
         if holding and self.hold["mode"] == "drag" and not BOARD.collidepoint(self.pointer):
@@ -793,23 +791,9 @@ class RaceScene(BoardScene):
         if self.countdown > 0:
             self._blit_text(surface, "The race starts…", 18, th.text, True, midtop=(c[0], c[1] + r + 16))
 
-    def _draw_notices(self, surface) -> None:
-        """Recent opponents' gobbles, gifts and OUTs, bottom left of the board, fading."""
-        th = self.theme
-        y = BOARD.bottom - 14
-        for text, colour, age in reversed(self.notices):
-            a = 1.0 if age < NOTICE_TIME - 1.0 else max(0.0, NOTICE_TIME - age)
-            img = self._text(text, 14, colour, True)
-            r = img.get_rect(bottomleft=(24, y))
-            box = r.inflate(16, 8)
-            bg = pygame.Surface(box.size, pygame.SRCALPHA)
-            pygame.draw.rect(bg, mix(th.bg, (0, 0, 0), 0.5) + (int(200 * a),), bg.get_rect(), border_radius=7)
-            surface.blit(bg, box)
-            if a < 1.0:
-                img = img.copy()
-                img.set_alpha(int(255 * a))
-            surface.blit(img, r)
-            y -= box.h + 4
+    def standing_notices(self) -> list:
+        """The newest of the opponents' gobbles, gifts and OUTs, for a few seconds."""
+        return [Notice("race", text, colour) for text, colour, _age in self.notices[-1:]]
 
     def _draw_opponents(self, surface, sym) -> None:
         th = self.theme
