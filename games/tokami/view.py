@@ -814,7 +814,6 @@ class TokamiScene(TableScene):
             self.focus = self.hover
 
     def _press(self, pos) -> None:
-        st = self.state
         if self.match.is_over() or self.card is not None:
             return
         if self.att is not None and self.hold is not None and not self.closed and not self.hold["button"]:
@@ -835,31 +834,39 @@ class TokamiScene(TableScene):
             return
         if self.busy() or self.att is not None:
             return
+        sid = self._stick_to_take(pos)
+        if sid is None:
+            return
+        self.hover = None
+        self._start_attempt(sid, pos)
+
+    def _stick_to_take(self, pos) -> int | None:
+        """The stick under ``pos`` that this screen's player may take now, or None with the reason said
+        (another player's turn, touch means take, the taboo stick, the stick just raised)."""
+        st = self.state
         if not self.human_to_move():
             if st.phase in ("turn", "winning", "raise", "draw"):
                 self.say(f"Wait: it is {self.tag(st.player)}'s turn ({self.name(st.player)})",
                           self.theme.text_dim)
-            return
+            return None
         sid = draw.pick(self.proj, self._pickable(), pos)
         if sid is None:
-            return
+            return None
+        why = None
         if st.phase in ("raise", "draw"):
             if sid != st.held:
-                self.say(f"Touch means take: you took stick {st.held}, use it", self.theme.bad)
-                self._sound("reject")
-                return
+                why = f"Touch means take: you took stick {st.held}, use it"
         elif sid == st.taboo:
             what = "raise" if st.phase == "turn" else "take"
-            self.say(f"That is the taboo stick: you may not {what} it"
-                      + (" (R refuses: it becomes a minus stick)" if st.phase == "turn" else ""), self.theme.bad)
-            self._sound("reject")
-            return
+            why = (f"That is the taboo stick: you may not {what} it"
+                   + (" (R refuses: it becomes a minus stick)" if st.phase == "turn" else ""))
         elif st.phase == "winning" and st.current and sid == st.current["stick"]:
-            self.say("You just raised that stick: take another one, or end your turn (Enter)", self.theme.bad)
+            why = "You just raised that stick: take another one, or end your turn (Enter)"
+        if why is not None:
+            self.say(why, self.theme.bad)
             self._sound("reject")
-            return
-        self.hover = None
-        self._start_attempt(sid, pos)
+            return None
+        return sid
 
     # ------------------------------------------------------------------ match events
     def _on_events(self, match: Match, events: list) -> None:

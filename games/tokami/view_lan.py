@@ -128,26 +128,8 @@ class TokamiLanScene(TokamiScene):
         if self.busy():
             self.say("Wait: the pile is moving", self.theme.text_dim)
             return
-        if not self.human_to_move():
-            if st.phase in ("turn", "winning", "raise", "draw"):
-                self.say(f"Wait: it is {self.tag(st.player)}'s turn ({self.name(st.player)})",
-                         self.theme.text_dim)
-            return
-        sid = draw.pick(self.proj, self._pickable(), pos)
+        sid = self._stick_to_take(pos)
         if sid is None:
-            return
-        if st.phase in ("raise", "draw"):
-            if sid != st.held:
-                self.say(f"Touch means take: you took stick {st.held}, use it", self.theme.bad)
-                self._sound("reject")
-                return
-        elif sid == st.taboo:
-            self.say("That is the taboo stick: you may not take it", self.theme.bad)
-            self._sound("reject")
-            return
-        elif st.phase == "winning" and st.current and sid == st.current["stick"]:
-            self.say("You just raised that stick: take another one, or end your turn (Enter)", self.theme.bad)
-            self._sound("reject")
             return
         pose = st.poses[sid]
         depth = draw.depth_range(pose)[0]
