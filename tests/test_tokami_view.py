@@ -23,6 +23,7 @@ from games.tokami.world import TokamiWorld
 from sim.core import record, registry
 from sim.core.match import Match, check_setup
 from sim.core.rules import PHYSICS
+from sim.core.seats import Seat
 from sim.core.storage import autosave_path
 from events import click, down, key, motion, up, wheel
 
@@ -559,6 +560,8 @@ def test_the_game_end_screen_ranks_the_totals(app):
     assert m.is_over() and scene.show_result and scene.card is None
     title, sub = scene.result_titles()
     assert title == "P2 wins!" and "Best total 0" in sub
+    scene.seat_list[1] = Seat("bot", "easy")                             # P2 a bot: the one player lost
+    assert scene.humans() == [0] and scene.result_titles()[0] == "You lose"
     assert {b.label for b in scene._active_buttons()} == {"New game", "Launcher", "View pile"}
     app.step([motion(scene.b_view.rect.center), down(scene.b_view.rect.center), up(scene.b_view.rect.center)], STEP)
     assert not scene.show_result

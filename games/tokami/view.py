@@ -1641,7 +1641,10 @@ class TokamiScene(TableScene):
         best = out["totals"][winners[0]]
         if len(winners) == 1:
             w = winners[0]
-            title = "You win!" if self.is_human(w) and len(self.humans()) == 1 else f"{self.tag(w)} wins!"
+            if len(self.humans()) == 1:          # the one player at this table (a LAN window's too)
+                title = "You win!" if w in self.humans() else "You lose"
+            else:
+                title = f"{self.tag(w)} wins!"
         else:
             title = "Shared win: " + ", ".join(self.tag(w) for w in winners)
         return title, f"Best total {best} after {len(out['rounds'])} round{'s' if len(out['rounds']) != 1 else ''}"
