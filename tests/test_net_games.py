@@ -212,6 +212,7 @@ def test_gobble_race_two_clients_and_a_host_bot_nothing_hidden_told(tmp_path):
         assert a.wait_for(lambda c: c.latest is not None, 5)
         play_out([a, b], timeout=40)
         assert host.finished.wait(5)
+        told = 0
         for c in (a, b):
             assert c.wait_for(lambda c: c.latest["view"]["phase"] == "over", 5)
             final = host.call(lambda: host.rules.observe(host.match.state, c.seat))
@@ -220,9 +221,11 @@ def test_gobble_race_two_clients_and_a_host_bot_nothing_hidden_told(tmp_path):
             states = [x for x in msgs if x["type"] == "state"]
             assert len(states) > 10
             assert [b for x in msgs for b in hidden_tiles_shown(x, c.seat)] == []
-            # gifts were made by other seats and told to this one, without their tiles
-            gifts = [e for x in states for e in x["events"] if e.get("e") == "gift"]
-            assert any(e["from"] != c.seat and "tile" not in e for e in gifts)
+            # gifts made by other seats are told to this one without their tiles
+            gifts = [e for x in states for e in x["events"] if e.get("e") == "gift" and e["from"] != c.seat]
+            assert all("tile" not in e for e in gifts), gifts
+            told += len(gifts)
+        assert told > 0      # which seats gift whom depends on the race's timing; some gift was told
     finally:
         host.stop()
 
