@@ -156,7 +156,7 @@ def test_no_acting_or_undoing_for_another_seat(tmp_path):
 
 
 def test_a_client_that_never_reads_is_dropped_and_a_stand_in_plays_its_seat(tmp_path):
-    host = make_host(tmp_path, players=2, bots=[], options={"size": 11}, max_buffer=32 * 1024,
+    host = make_host(tmp_path, players=2, bots=[], options={"size": 11}, max_buffer=128 * 1024,
                      sndbuf=16 * 1024, snapshot_interval=0.0, tick=0.005, standin="easy")
     silent = None
     try:
