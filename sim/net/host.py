@@ -795,9 +795,10 @@ class Host:
             self.log(f"seat {seat} ({info.name}) left")
         self._broadcast_lobby()      # every seat sees it away (its ``away`` mark) until it returns
 
-    def _own(self, conn: _Conn, msg: dict) -> bool:
+    def _own(self, conn: _Conn, msg: dict, started: bool = True) -> bool:
         """Whether an intent, undo or hand message is this connection's own to send: joined, its seat,
-        its token and a new seq (the seq is then taken). Refused ones are answered here."""
+        its token and a new seq (the seq is then taken), and with ``started`` the game running.
+        Refused ones are answered here."""
         seq = msg["seq"]
         if conn.seat is None:
             self._error(conn, "not_joined", "say hello first")
@@ -813,12 +814,15 @@ class Host:
             self._reject(conn, seq, f"old sequence number (the last was {info.last_seq})")
             return False
         info.last_seq = seq
+        if started and self.match is None:
+            self._reject(conn, seq, "the game has not started")
+            return False
         return True
 
     def _hand(self, conn: _Conn, msg: dict) -> None:
         """One input of the live hand of this connection's seat (games with a live hand): applied by
         the live part when this seat's hand acts now; refused with the reason otherwise."""
-        if not self._own(conn, msg):
+        if not self._own(conn, msg, started=False):
             return
         seq = msg["seq"]
         m = self.match
@@ -846,9 +850,6 @@ class Host:
         if not self._own(conn, msg):
             return
         seq, m = msg["seq"], self.match
-        if m is None:
-            self._reject(conn, seq, "the game has not started")
-            return
         if self.realtime:
             self._reject(conn, seq, "a real-time game has no undo")
             return
@@ -873,9 +874,6 @@ class Host:
         if not self._own(conn, msg):
             return
         seq, m = msg["seq"], self.match
-        if m is None:
-            self._reject(conn, seq, "the game has not started")
-            return
         self._sync()
         index = m.cursor
         try:
