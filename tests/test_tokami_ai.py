@@ -32,8 +32,7 @@ PATTERN = tuple(COLOURS[i % 4] for i in range(N_STICKS))
 @pytest.fixture(scope="module")
 def game() -> list:
     """States in phase turn of one game of easy bots (seed 2, a clock that never moves, so the same on any
-    machine): after 0, 3, 6, 9, 12, 18, 24 and 28
-    turns."""
+    machine): after 0, 3, 6, 9, 12, 18, 24 and 28 turns."""
     m = Match(R, {"players": 2, "seats": ["bot:easy", "bot:easy"], "rounds": 1}, seed=2)
     bots = [make_bot(i, "easy", 2, clock=still) for i in range(2)]
     want = (0, 3, 6, 9, 12, 18, 24, 28)
