@@ -578,3 +578,18 @@ def test_the_board_picture_repainted_where_boards_differ_equals_a_whole_repaint(
         scene.paint_board(big, scene.xf.times(ttview.SS), boards[i].board)
         assert got == pygame.image.tobytes(pygame.transform.smoothscale(big, ttview.BOARD.size), "RGB"), i
     assert partial >= 10
+
+
+def test_a_tie_says_the_astronaut_home_first_won():
+    """A17: equal totals go to the astronaut who came home first, and the result line says so."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    rules = TomTubeRules()
+    s = build_state(rules, pieces=[], strict=False, at=("TOM_BASE", "DAVE_BASE"),
+                    supply=((2, 0, 0, 0), (2, 0, 0, 0)))
+    s = replace(s, phase="over", end="no_bonus", home_since=(40, 31))
+    stub = SimpleNamespace(rules=rules, state=s, seat_name=lambda p: ("Tom", "Dave")[p])
+    assert TomTubeScene.result_line(stub) == "Game over: Dave wins 2–2, home first"
+    richer = replace(s, supply=((3, 0, 0, 0), (2, 0, 0, 0)))
+    assert TomTubeScene.result_line(SimpleNamespace(**{**vars(stub), "state": richer})) == "Game over: Tom wins 3–2"

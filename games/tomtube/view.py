@@ -1262,7 +1262,10 @@ class TomTubeScene(TableScene):
         w = out["winner"]
         if w is None:
             return f"Game over: a draw, {a}–{b}"
-        return f"Game over: {self.seat_name(w)} wins {out['scores'][w]}–{out['scores'][1 - w]}"
+        line = f"Game over: {self.seat_name(w)} wins {out['scores'][w]}–{out['scores'][1 - w]}"
+        if a == b and not any(out["stranded"]):
+            line += ", home first"           # A17: a tie goes to the astronaut who came home first
+        return line
 
     def _draw_status(self, surface) -> None:
         th = self.theme
