@@ -321,6 +321,7 @@ def test_join_auto_plays_tokami_by_hand_from_the_command_line(tmp_path, capsys):
         assert rc == [0]
         out = capsys.readouterr().out
         assert '"type":"state"' in out and '"e":"take"' in out      # the host's views, with the events
+        assert '"type":"closing"' in out                             # and the host's last word, however it ended
     finally:
         host.stop()
 

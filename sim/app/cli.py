@@ -283,13 +283,14 @@ def cmd_join(args: argparse.Namespace) -> int:
     sent_at = -1   # turn-based: the host's log length when this seat last sent an intent
     if not client.welcome["started"]:
         client.set_ready(True)  # a scripted join is ready at once (a window's lobby has a Ready toggle)
+    shown = ("state", "over", "error", "closing", "rejected", "lobby")
     try:
         while not client.closed.is_set():
             try:
                 msg = client.inbox.get(timeout=0.02 if player is not None else 0.1)
             except Exception:  # noqa: BLE001 - queue.Empty
                 msg = None
-            if msg is not None and msg["type"] in ("state", "over", "error", "closing", "rejected", "lobby"):
+            if msg is not None and msg["type"] in shown:
                 print(json.dumps(msg, separators=(",", ":")), flush=True)
                 if msg["type"] in ("over", "closing"):
                     break
@@ -298,6 +299,8 @@ def cmd_join(args: argparse.Namespace) -> int:
                     player.step()
                 except ValueError as e:
                     raise UsageError(f"the host sent a view this program cannot read: {e}") from None
+                except ConnectionError:
+                    continue          # the host has gone: what it said last is printed below
             elif remote is not None:
                 try:
                     remote.poll()
@@ -316,7 +319,17 @@ def cmd_join(args: argparse.Namespace) -> int:
                     q in client.results for q in range(client.welcome["last_seq"] + 1, client._seq + 1)):
                 action = spec.lan_choose(client.latest["view"], client.seat, rng)
                 if action:
-                    client.send_intent(action)
+                    try:
+                        client.send_intent(action)
+                    except ConnectionError:
+                        continue
+        while True:                   # the host's last words (its closing line) that came with the end
+            try:
+                msg = client.inbox.get_nowait()
+            except Exception:  # noqa: BLE001 - queue.Empty
+                break
+            if msg["type"] in shown:
+                print(json.dumps(msg, separators=(",", ":")), flush=True)
     except KeyboardInterrupt:
         pass
     finally:
