@@ -369,3 +369,104 @@ def test_each_seat_is_acked_its_own_hand_inputs_in_the_live_frames(tmp_path):
         stream(c, {"op": "release"})
     finally:
         host.stop()
+
+
+def test_a_scripted_hand_that_changes_nothing_tries_otherwise_then_ends_its_turn():
+    """``AutoHand`` in phase winning whose hand moved nothing on the host (a wedged stick: the view does
+    not change): after 3 s it tries again with other hand noise, and after a second try it ends its turn,
+    instead of sending the same plan for ever."""
+    from dataclasses import replace
+
+    from games.tokami.ai import make_bot
+    from games.tokami.lan import AutoHand
+    from games.tokami.rules import TokamiRules
+    from sim.core.match import Match
+
+    rules = TokamiRules()
+    m = Match(rules, {"players": 2, "seats": ["bot:easy", "bot:easy"], "rounds": 1}, seed=3)
+    bots = [make_bot(i, "easy", 3, clock=lambda: 0.0) for i in range(2)]
+    plan = None
+    while not (m.state.phase == "winning" and bots[m.state.player].decide(m.state)["action"]["t"] == "draw"):
+        s = m.state
+        p = m.active_players()[0]
+        if p == PHYSICS:
+            m.submit(PHYSICS, driver.settle_action(s) if s.phase == "settle" else driver.run_plan(s, plan))
+        else:
+            d = bots[p].decide(s)
+            plan = d.get("plan")
+            m.submit(p, d["action"])
+    win = m.state
+
+    class FakeClient:
+        live = None
+        sent: list = []
+
+        def send_hand(self, h):
+            self.sent.append(h)
+
+    class FakeRemote:
+        client = FakeClient()
+        seat, n, state = win.player, 40, win
+        submitted: list = []
+
+        def poll(self):
+            pass
+
+        def is_over(self):
+            return False
+
+        def waiting(self):
+            return False
+
+        def submit(self, seat, action):           # the host takes it: the next view is the other's turn
+            self.submitted.append(action)
+            self.n += 1
+            self.state = replace(win, phase="turn", player=1 - seat)
+
+    now = [0.0]
+    r = FakeRemote()
+    hand = AutoHand(r, seed=3, clock=lambda: now[0])
+    while not r.submitted and now[0] < 60.0:
+        hand.step()
+        now[0] += 0.01
+    tries = []                                          # the hand inputs of each try, from its grab on
+    for h in r.client.sent:
+        if h["op"] == "grab":
+            tries.append([])
+        tries[-1].append(h)
+    assert r.submitted == [{"t": "end"}]                # it ended its turn
+    assert len(tries) == 2 and tries[1] != tries[0]     # after trying once more, otherwise
+    for _ in range(2000):                               # and then it is the other's turn: nothing more
+        hand.step()
+        now[0] += 0.01
+    assert r.submitted == [{"t": "end"}] and sum(h["op"] == "grab" for h in r.client.sent) == 2
+
+
+def test_two_clients_and_a_host_bot_play_a_whole_game_and_see_the_hosts_view(tmp_path):
+    """A whole one-round game through the host: two clients playing by hand streams (``AutoHand``) and
+    a bot of the host; every client's last view is the host's ``observe`` for its seat, and the saved
+    record replays to the host's outcome."""
+    from games.tokami.lan import AutoHand
+
+    host = make_host(tmp_path, players=3, bots=["bot:easy"], bot_pause=0.05, live_speed=3.0)
+    try:
+        pairs = [join(host, "Ann"), join(host, "Bob")]
+        players = [AutoHand(r, seed=i) for i, (_c, r) in enumerate(pairs)]
+        assert host.started.wait(5)
+        end = time.monotonic() + 400
+        while time.monotonic() < end and not host.call(lambda: host.match.is_over()):
+            for p in players:
+                p.step()
+            time.sleep(0.01)
+        assert host.call(lambda: host.match.is_over()), "the game did not end"
+        seats = {e["p"] for e in host.call(lambda: list(host.match.log)) if e["p"] >= 0}
+        assert seats == {0, 1, 2}                                  # both people and the bot played
+        for c, r in pairs:
+            assert r.wait_for(lambda r: r.is_over(), 10)
+            assert r.rules.state_to_json(r.state) == host.view(c.seat)
+        outcome = host.call(lambda: host.match.outcome())
+        host.stop()
+        rec = load(host.record_saved)
+        assert rec.is_over() and rec.outcome() == outcome
+    finally:
+        host.stop()

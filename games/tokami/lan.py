@@ -538,6 +538,8 @@ class AutoHand:
         self.remote = remote
         self.client = remote.client
         self.bot = make_bot(remote.seat, level, seed)
+        self._make_bot = lambda k: make_bot(remote.seat, level, seed + 7919 * k)
+        self.tries = 0                                 # attempts in this position that changed nothing
         self.clock = clock or _time.monotonic
         self.script: list[tuple[float, dict]] = []    # (due s, hand input), in order
         self.acted_at = -1                             # the position this player last acted in
@@ -564,11 +566,18 @@ class AutoHand:
             return
         f = self.client.live
         if r.n == self.acted_at and now - self.idle_since > 3.0 and (f is None or f.get("kind") is None):
-            self.acted_at = -1                         # what it sent changed nothing: try again
+            self.acted_at = -1                         # what it sent changed nothing: try again, otherwise
+            self.tries += 1                            # (the same plan on a wedged stick would again)
+            self.bot = self._make_bot(self.tries)
         if st.phase not in ("turn", "winning", "raise", "draw") or r.n <= self.acted_at:
             return
+        if r.n != self.acted_at and self.acted_at != -1:
+            self.tries = 0
         self.idle_since = now
         self.acted_at = r.n
+        if st.phase == "winning" and self.tries >= 2:  # no winning stick would come: end the turn
+            r.submit(r.seat, {"t": "end"})
+            return
         if st.phase in ("raise", "draw"):              # a stick taken and never moved: let go of it
             if f is not None and f.get("kind") is not None:
                 self.acted_at = -1                     # its hand's frame is on its way: wait for it
