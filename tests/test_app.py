@@ -813,3 +813,34 @@ def test_gobble_solitaire_is_still_again_after_a_placement(app):
         assert app.needs_draw()
         _settle(app, 240)
     assert placed and scene.state.board
+
+
+def test_a_button_label_drawn_again_shows_a_new_label_and_still_notes_a_cut(app):
+    """A button keeps its label's images between frames: a new label (or colour) shows on the next
+    draw, and a label cut to fit is noted in CLIPPED every time it is drawn."""
+    from sim.app.widgets import CLIPPED, Button
+
+    surf = pygame.Surface((300, 60))
+    b = Button((10, 10, 200, 40), "Draw", font_size=17)
+
+    def shot():
+        surf.fill((0, 0, 0))
+        b.draw(surf, app)
+        return pygame.image.tobytes(surf, "RGB")
+    first = shot()
+    assert shot() == first
+    b.label = "Place"
+    assert shot() != first
+    b.label = "Draw"
+    assert shot() == first
+    b.enabled = False
+    assert shot() != first
+    b.enabled = True
+    b.label = "A label far too long to fit into this little button whatever its size"
+    b.rect = pygame.Rect(10, 10, 60, 20)
+    CLIPPED.clear()
+    shot()
+    assert len(CLIPPED) == 1
+    shot()
+    assert len(CLIPPED) == 2
+    CLIPPED.clear()
