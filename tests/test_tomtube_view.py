@@ -578,3 +578,23 @@ def test_the_board_picture_repainted_where_boards_differ_equals_a_whole_repaint(
         scene.paint_board(big, scene.xf.times(ttview.SS), boards[i].board)
         assert got == pygame.image.tobytes(pygame.transform.smoothscale(big, ttview.BOARD.size), "RGB"), i
     assert partial >= 10
+
+
+def test_a_recorded_tile_replays_to_the_pixels_of_painting_it(app):
+    """A tile's drawing recorded once (``draw.Recording``) and replayed gives the very pixels of
+    painting it directly, whole and through a clip (the calls that cannot reach the clip left out)."""
+    from games.tomtube import draw as ttdraw
+
+    corners = ttdraw.canonical_rhomb((150.0, 110.0), 160.0, 1)
+    for rid in sorted(RHOMB_BY_ID)[:6]:
+        rec = ttdraw.Recording()
+        ttdraw.whole_rhomb(rec, corners, rid, 160.0)
+        assert rec.ops
+        for clip in (None, pygame.Rect(140, 20, 60, 50), pygame.Rect(0, 150, 300, 70)):
+            direct, replayed = pygame.Surface((300, 220)), pygame.Surface((300, 220))
+            for s in (direct, replayed):
+                s.fill((9, 10, 20))
+                s.set_clip(clip)
+            ttdraw.whole_rhomb(direct, corners, rid, 160.0)
+            rec.replay(replayed, clip)
+            assert pygame.image.tobytes(direct, "RGB") == pygame.image.tobytes(replayed, "RGB"), (rid, clip)
