@@ -598,3 +598,30 @@ def test_a_recorded_tile_replays_to_the_pixels_of_painting_it(app):
             ttdraw.whole_rhomb(direct, corners, rid, 160.0)
             rec.replay(replayed, clip)
             assert pygame.image.tobytes(direct, "RGB") == pygame.image.tobytes(replayed, "RGB"), (rid, clip)
+
+
+def test_the_big_board_picture_follows_a_position_taken_back_to_and_later_pictures_stay_whole(app):
+    """A position taken back to shows its kept picture; on its second frame the big picture is brought
+    to it, and the pictures of the positions after it are still the very picture painted whole."""
+    from types import SimpleNamespace
+
+    m = demo_match(30, seed=5)
+    scene = app.start_match(SPEC, m, autosave=False)
+    app.step([], 1 / 60)
+    boards = []
+    for s in m.states:
+        if not boards or s.board is not boards[-1].board:
+            boards.append(s)
+    followed = 0
+    for i in [0, 1, 2, 3, 2, 4, 5, 4, 6, 7, 8, 7, 9, 10]:
+        scene.match = SimpleNamespace(state=boards[i], cursor=0, listeners=[])
+        for _frame in range(2):
+            big_before = scene._big_board
+            got = pygame.image.tobytes(scene._board_layer(), "RGB")
+            followed += big_before is not boards[i].board and scene._big_board is boards[i].board and _frame == 1
+        assert scene._big_board is boards[i].board
+        big = scene._space_cache[1].copy()
+        scene.paint_board(big, scene.xf.times(ttview.SS), boards[i].board)
+        assert got == pygame.image.tobytes(pygame.transform.smoothscale(big, ttview.BOARD.size), "RGB"), i
+        assert pygame.image.tobytes(scene._big, "RGB") == pygame.image.tobytes(big, "RGB"), i
+    assert followed >= 3

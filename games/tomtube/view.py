@@ -216,6 +216,8 @@ class TomTubeScene(TableScene):
         self._board_layers: list[tuple[Any, str, pygame.Surface]] = []   # (board, palette, picture), last used last
         self._big: pygame.Surface | None = None
         self._big_board: Any = None                   # the board painted on _big
+        self._spare_layers: list[pygame.Surface] = []  # surfaces for the pictures of boards to come
+        self._shown_board: Any = None                 # the board whose picture the last frame showed
         self._node_memo: dict[tuple, dict] = {}       # transform -> {node: px}
         self._parts_xf: Any = None                    # the transform the board's parts are recorded at
         self._parts: dict[tuple, tuple] = {}          # part -> (reach left, right, top, bottom, Recording)
@@ -853,7 +855,11 @@ class TomTubeScene(TableScene):
         for i, (kb, kname, surf) in enumerate(layers):
             if kb is b and kname == name:
                 layers.append(layers.pop(i))
+                if self._shown_board is b and self._big_board is not None and self._big_board is not b:
+                    self._follow_big(b)
+                self._shown_board = b
                 return surf
+        self._shown_board = b
         if self._space_cache is None or self._space_cache[0] != name:
             space = pygame.Surface((BOARD.w * SS, BOARD.h * SS))
             space.fill(self.theme.bg)
@@ -861,12 +867,18 @@ class TomTubeScene(TableScene):
             self._space_cache = (name, space)
             self._big = pygame.Surface(space.get_size())
             self._big_board = None
+            # the pictures of the next boards, made now with the first (a new 880x800 surface costs
+            # more than painting what a placement changes)
+            self._spare_layers = [pygame.Surface(BOARD.size) for _ in range(2)]
         space, big, xf = self._space_cache[1], self._big, self.xf.times(SS)
         # the big picture holds the board painted last: only the part where the boards differ is
         # painted again (everything reaching into it, in the usual order) and scaled down
         dirty = self.board_difference(self._big_board, b, xf) if self._big_board is not None else None
         source = next((e for e in layers if e[0] is self._big_board and e[1] == name), None)
-        surf = layers.pop(0)[2] if len(layers) >= 3 else pygame.Surface(BOARD.size)
+        if len(layers) >= 3:
+            surf = layers.pop(0)[2]
+        else:
+            surf = self._spare_layers.pop() if self._spare_layers else pygame.Surface(BOARD.size)
         if dirty is None or source is None:
             big.blit(space, (0, 0))
             self.paint_board(big, xf, b)
@@ -884,6 +896,17 @@ class TomTubeScene(TableScene):
         self._big_board = b
         layers.append((b, name, surf))
         return surf
+
+    def _follow_big(self, b) -> None:
+        """Bring the big picture to board ``b``, whose small picture was kept (taken back to): done on
+        the second frame showing it, so that the next action repaints only what it changes."""
+        space, big, xf = self._space_cache[1], self._big, self.xf.times(SS)
+        for rect in self.board_difference(self._big_board, b, xf):
+            big.set_clip(rect)
+            big.blit(space, rect.topleft, rect)
+            self.paint_board(big, xf, b, rect)
+            big.set_clip(None)
+        self._big_board = b
 
     def board_difference(self, old, new, xf: draw.Xform) -> list[pygame.Rect]:
         """The parts of the big board picture (px at ``xf``, aligned to ``SS``, not overlapping) that
@@ -1113,16 +1136,8 @@ class TomTubeScene(TableScene):
 
     def _thumb(self, kind: str, payload: tuple, size: int) -> pygame.Surface:
         """A ``size`` px picture: a rhomb (``payload`` = (id, flip)) or a triangle piece (``payload`` =
-        (tri, owner, piece, rot), drawn in that triangle's orientation: one picture for every triangle
-        of the same shape)."""
-        if kind == "piece":
-            tri, owner, piece, rot = payload
-            raw = [node_xy(k) for k in TRI_CORNERS[tri]]
-            cx, cy = sum(p[0] for p in raw) / 3, sum(p[1] for p in raw) / 3
-            shape = tuple((round(p[0] - cx, 6), round(p[1] - cy, 6)) for p in raw)
-            key: tuple = (kind, (shape, owner, piece, rot), size)
-        else:
-            key = (kind, payload, size)
+        (tri, owner, piece, rot), drawn in that triangle's orientation)."""
+        key = (kind, payload, size)
         img = self._thumbs.get(key)
         if img is not None:
             return img
