@@ -46,6 +46,8 @@ class Kit:
     def __init__(self, app: Any):
         self.app = app
         self._texts: dict[tuple, pygame.Surface] = {}
+        #: the notices' layout as last drawn: (what was laid out, [(size, lines, box)], cuts noted)
+        self._notice_plan: tuple | None = None
         #: with ``widgets.CHECK_FIT``: what was drawn since :meth:`overflow` last ran, in order, as
         #: ``(kind, surface size, rect, text)``, kind "text", "card" or "shade"
         self.drawn: list[tuple[str, tuple[int, int], pygame.Rect, str]] = []
@@ -164,6 +166,35 @@ class Kit:
         th = self.theme
         rect = pygame.Rect(rect)
         facts = one_per_fact(items)
+        key = (tuple(rect), gap, max_lines, tuple((n.text, n.size) for n in facts))
+        if self._notice_plan is not None and self._notice_plan[0] == key:   # laid out as last frame
+            _key, shape, cut = self._notice_plan
+            for text, width in cut:
+                note_clipped(text, width)
+            plan = [(n, sz, lines, box) for n, (sz, lines, box) in zip(facts, shape)]
+        else:
+            clipped = len(CLIPPED)
+            plan = self._plan_notices(rect, facts, gap, max_lines)
+            self._notice_plan = (key, [(sz, lines, box) for _n, sz, lines, box in plan], CLIPPED[clipped:])
+        boxes: list[pygame.Rect] = []
+        for n, sz, lines, box in plan:
+            fg = n.fg or th.text
+            fill = n.fill or mix(th.bg, th.panel, 0.75)
+            lh = self.app.font(sz, True).get_linesize()
+            pygame.draw.rect(surface, fill, box, border_radius=min(12, box.h // 2))
+            pygame.draw.rect(surface, mix(fill, th.panel_edge, 0.6), box, 1, border_radius=min(12, box.h // 2))
+            top = box.y + (box.h - len(lines) * lh) // 2
+            for k, line in enumerate(lines):
+                img = self.text(line, sz, fg, True)
+                surface.blit(img, img.get_rect(midtop=(box.centerx, top + k * lh)))
+            self._note_text(surface, box, n.text)
+            boxes.append(pygame.Rect(box))
+        return boxes
+
+    def _plan_notices(self, rect: pygame.Rect, facts: list[Notice], gap: int,
+                      max_lines: int) -> list[tuple[Notice, int, list[str], pygame.Rect]]:
+        """Where :meth:`notices` puts each of ``facts``: (notice, text size, lines, box); the ones that
+        do not fit left out (noted in :data:`CLIPPED`)."""
         plan: list[tuple[Notice, int, list[str], pygame.Rect]] = []
         for shrink, pad, g in ((0, 4, gap), (1, 3, max(2, gap - 1)), (2, 2, max(1, gap - 2))):
             plan = []
@@ -183,20 +214,7 @@ class Kit:
                 break
         for n in facts[len(plan):]:
             note_clipped(n.text, rect.w)
-        boxes: list[pygame.Rect] = []
-        for n, sz, lines, box in plan:
-            fg = n.fg or th.text
-            fill = n.fill or mix(th.bg, th.panel, 0.75)
-            lh = self.app.font(sz, True).get_linesize()
-            pygame.draw.rect(surface, fill, box, border_radius=min(12, box.h // 2))
-            pygame.draw.rect(surface, mix(fill, th.panel_edge, 0.6), box, 1, border_radius=min(12, box.h // 2))
-            top = box.y + (box.h - len(lines) * lh) // 2
-            for k, line in enumerate(lines):
-                img = self.text(line, sz, fg, True)
-                surface.blit(img, img.get_rect(midtop=(box.centerx, top + k * lh)))
-            self._note_text(surface, box, n.text)
-            boxes.append(box)
-        return boxes
+        return plan
 
     def blit(self, surface, text: str, size: int, colour: RGB, bold: bool = False,
              width: int | None = None, **anchor: Any) -> pygame.Rect:
