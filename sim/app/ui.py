@@ -46,6 +46,7 @@ class Kit:
     def __init__(self, app: Any):
         self.app = app
         self._texts: dict[tuple, pygame.Surface] = {}
+        self._cards: dict[tuple, pygame.Surface] = {}
         #: the notices' layout as last drawn: (what was laid out, [(size, lines, box)], cuts noted)
         self._notice_plan: tuple | None = None
         #: with ``widgets.CHECK_FIT``: what was drawn since :meth:`overflow` last ran, in order, as
@@ -251,8 +252,19 @@ class Kit:
         th = self.theme
         fill = mix(th.panel, th.accent, 0.16) if active else mix(th.panel, th.bg, 0.35)
         line = th.accent if active else (edge or mix(th.panel, th.panel_edge, 0.6))
-        pygame.draw.rect(surface, fill, rect, border_radius=12)
-        pygame.draw.rect(surface, line, rect, 2 if active or edge else 1, border_radius=12)
+        rect = pygame.Rect(rect)
+        key = ("card", rect.size, fill, tuple(line), 2 if active or edge else 1)
+        img = self._cards.get(key)
+        if img is None:    # the rounded card drawn once on a clear picture (whole px in or out: the same pixels)
+            if len(self._cards) > 64:
+                self._cards.clear()
+            img = self._cards[key] = pygame.Surface(rect.size)
+            clear = (255, 0, 255) if (255, 0, 255) not in (tuple(fill), tuple(line)) else (0, 255, 0)
+            img.fill(clear)
+            pygame.draw.rect(img, fill, img.get_rect(), border_radius=12)
+            pygame.draw.rect(img, line, img.get_rect(), key[4], border_radius=12)
+            img.set_colorkey(clear, pygame.RLEACCEL)
+        surface.blit(img, rect.topleft)
         self._note("card", surface, rect)
         if label:
             self.blit(surface, label, 13, th.text_dim, True, width=rect.w - 28,
