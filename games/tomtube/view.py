@@ -221,6 +221,7 @@ class TomTubeScene(TableScene):
         self._node_memo: dict[tuple, dict] = {}       # transform -> {node: px}
         self._parts_xf: Any = None                    # the transform the board's parts are recorded at
         self._parts: dict[tuple, tuple] = {}          # part -> (reach left, right, top, bottom, Recording)
+        self._parts_of: tuple | None = None           # (board, transform, its parts) last listed
         self._space_cache: tuple[str, pygame.Surface] | None = None
         self._glow_cache: tuple[Any, pygame.Surface] | None = None
         self._ghosts: dict[tuple, tuple[pygame.Surface, tuple[int, int]]] = {}
@@ -993,6 +994,9 @@ class TomTubeScene(TableScene):
         key = (xf.scale, xf.ox, xf.oy)
         if self._parts_xf != key:
             self._parts_xf, self._parts = key, {}
+        last = self._parts_of
+        if last is not None and last[0] is board and last[1] == key:
+            return last[2]
         memo = self._parts
         e = xf.scale
         P = self._node_px(xf)
@@ -1055,6 +1059,7 @@ class TomTubeScene(TableScene):
             if k[0] == "c" or k in MODULE_BY_NAME:
                 continue
             part(("sphere", k), lambda k=k: [P(k)], lambda rec, k=k: draw.sphere(rec, P(k), r))
+        self._parts_of = (board, key, out)
         return out
 
     def _paint_module(self, surf, xf: draw.Xform, m) -> None:
