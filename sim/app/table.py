@@ -652,29 +652,36 @@ class TableScene(Scene):
     def kept_picture(self, surface, rect, key: Any, paint: Any) -> None:
         """Draw what ``paint(surface)`` draws inside ``rect`` (logical px; it must cover ``rect`` and draw
         nothing outside it, e.g. a side panel) through a picture kept while ``key``, everything it
-        shows, stays equal: ``paint`` runs again only when ``key`` changes. Text fits noted while
-        painting (:attr:`Kit.drawn`, ``CLIPPED``) are noted again each time the picture is shown."""
+        shows, stays equal: the first frame with a new key paints as usual, the second keeps the
+        picture, later ones only blit it (so a change costs nothing more, however often it comes).
+        Text fits noted while painting (:attr:`Kit.drawn`, ``CLIPPED``) are noted again each time
+        the picture is shown."""
         from . import widgets
         rect = pygame.Rect(rect)
         kept = self.__dict__.setdefault("_kept", {})
-        hit = kept.get(rect.topleft + rect.size)
-        if hit is None or hit[0] != key or hit[1].get_size() != surface.get_size():
-            pic = hit[1] if hit is not None and hit[1].get_size() == surface.get_size() else \
-                pygame.Surface(surface.get_size(), 0, surface)
+        slot = rect.topleft + rect.size
+        hit = kept.get(slot)      # [key, picture or None, picture holds key, text noted, cuts noted]
+        if hit is None or hit[0] != key:
+            paint(surface)
+            kept[slot] = [key, hit[1] if hit is not None else None, False, [], []]
+            return
+        pic = hit[1]
+        if not hit[2]:
+            if pic is None or pic.get_size() != surface.get_size():
+                pic = hit[1] = pygame.Surface(surface.get_size(), 0, surface)
             drawn, clipped = len(self.kit.drawn), len(widgets.CLIPPED)
             pic.set_clip(rect)
             try:
                 paint(pic)
             finally:
                 pic.set_clip(None)
-            hit = (key, pic, self.kit.drawn[drawn:], widgets.CLIPPED[clipped:])
-            kept[rect.topleft + rect.size] = hit
+            hit[2:] = [True, self.kit.drawn[drawn:], widgets.CLIPPED[clipped:]]
         else:
             if widgets.CHECK_FIT:
-                self.kit.drawn.extend(hit[2])
-            for text, width in hit[3]:
+                self.kit.drawn.extend(hit[3])
+            for text, width in hit[4]:
                 widgets.note_clipped(text, width)
-        surface.blit(hit[1], rect.topleft, rect)
+        surface.blit(pic, rect.topleft, rect)
 
     def end_buttons_for(self, box: pygame.Rect, show: Any) -> None:
         """The end card's buttons along the bottom of ``box`` (Play again, Launcher, View board) as
