@@ -813,3 +813,55 @@ def test_gobble_solitaire_is_still_again_after_a_placement(app):
         assert app.needs_draw()
         _settle(app, 240)
     assert placed and scene.state.board
+
+
+def test_a_button_label_drawn_again_shows_a_new_label_and_still_notes_a_cut(app):
+    """A button keeps its label's images between frames: a new label (or colour) shows on the next
+    draw, and a label cut to fit is noted in CLIPPED every time it is drawn."""
+    from sim.app.widgets import CLIPPED, Button
+
+    surf = pygame.Surface((300, 60))
+    b = Button((10, 10, 200, 40), "Draw", font_size=17)
+
+    def shot():
+        surf.fill((0, 0, 0))
+        b.draw(surf, app)
+        return pygame.image.tobytes(surf, "RGB")
+    first = shot()
+    assert shot() == first
+    b.label = "Place"
+    assert shot() != first
+    b.label = "Draw"
+    assert shot() == first
+    b.enabled = False
+    assert shot() != first
+    b.enabled = True
+    b.label = "A label far too long to fit into this little button whatever its size"
+    b.rect = pygame.Rect(10, 10, 60, 20)
+    CLIPPED.clear()
+    shot()
+    assert len(CLIPPED) == 1
+    shot()
+    assert len(CLIPPED) == 2
+    CLIPPED.clear()
+
+
+def test_a_card_drawn_from_its_kept_picture_is_the_card_drawn_anew(app):
+    """Kit.card keeps each card's picture: on any background it gives the very pixels of drawing the
+    rounded card anew, and a card that turns active (or takes an edge colour) shows so at once."""
+    from sim.app.ui import Kit
+    from sim.app.widgets import mix
+
+    kit, th = Kit(app), app.theme
+    for rect, active, edge in (((10, 12, 200, 90), False, None), ((10, 12, 200, 90), True, None),
+                               ((33, 7, 150, 130), False, (200, 60, 60)), ((10, 12, 200, 90), False, None)):
+        kept, anew = pygame.Surface((260, 160)), pygame.Surface((260, 160))
+        for s in (kept, anew):
+            s.fill((40, 90, 30))
+            pygame.draw.line(s, (250, 250, 0), (0, 0), (259, 159), 9)
+        kit.card(kept, rect, active=active, edge=edge)
+        fill = mix(th.panel, th.accent, 0.16) if active else mix(th.panel, th.bg, 0.35)
+        line = th.accent if active else (edge or mix(th.panel, th.panel_edge, 0.6))
+        pygame.draw.rect(anew, fill, rect, border_radius=12)
+        pygame.draw.rect(anew, line, rect, 2 if active or edge else 1, border_radius=12)
+        assert pygame.image.tobytes(kept, "RGB") == pygame.image.tobytes(anew, "RGB"), (rect, active, edge)

@@ -628,3 +628,25 @@ def test_race_autosave_resumes_and_replays(app):
         for _ in range(10):
             app.step([], STEP)
     assert len(rec.log) == n and app.top is rp
+
+
+def test_a_frame_the_race_does_not_draw_would_look_the_same_as_the_last_drawn(app):
+    """While five bots race and the human waits, the screen is drawn again only when something shown
+    changes (a move and its flash, the race clock's second, a pulse, news, the camera): every frame left undrawn
+    would have looked exactly like the last one drawn, and frames are left undrawn."""
+    seats = ["human", "bot:hard", "bot:medium", "bot:easy", "bot:hard", "bot:medium"]
+    m = race(seats, 21)
+    scene, _sounds = start(app, m)
+    skipped = drawn = 0
+    for i in range(900):
+        before = app.frames_drawn
+        app.step([], STEP)
+        if app.frames_drawn > before:
+            drawn += 1
+            continue
+        skipped += 1
+        now = pygame.Surface(app.surface.get_size())
+        scene.draw(now)
+        assert pygame.image.tobytes(now, "RGB") == pygame.image.tobytes(app.surface, "RGB"), (i, m.time)
+    bot_moves = [e for e in m.log if e["p"] > 0]
+    assert len(bot_moves) >= 5 and skipped > 150 and drawn > 10

@@ -87,3 +87,35 @@ def test_the_fitted_tantrix_lies_within_the_board_below_the_notices(name, app):
     for cell in list(board.tiles) + board.spaces(2):
         x, y = scene.cell_pos(cell)
         assert rect.contains(pygame.Rect(x - 0.87 * scene.s, y - scene.s, 1.74 * scene.s, 2 * scene.s)), cell
+
+
+def test_the_notices_laid_out_again_only_when_they_change_show_each_change(app):
+    """The notices' layout is kept from frame to frame: a changed text, a notice added or a new area
+    shows at once, the same notices draw the same picture, and a notice left out for want of room is
+    noted every time it is drawn."""
+    from sim.app.ui import Kit, Notice
+    from sim.app.widgets import CLIPPED
+
+    kit = Kit(app)
+    surf = pygame.Surface((600, 200))
+
+    def shot(items, rect=(10, 10, 400, 120)):
+        surf.fill((0, 0, 0))
+        boxes = kit.notices(surf, rect, items)
+        return pygame.image.tobytes(surf, "RGB"), [tuple(b) for b in boxes]
+    a = [Notice("status", "Your turn: place a tile"), Notice("message", "A gobble space!")]
+    first = shot(a)
+    assert shot(a) == first
+    changed = shot([a[0], Notice("message", "Another text, longer than the one before it")])
+    assert changed[0] != first[0] and changed[1] != first[1]
+    assert shot(a) == first
+    moved = shot(a, (60, 40, 400, 120))
+    assert moved[1] == [(x + 50, y + 30, w, h) for x, y, w, h in first[1]]
+    many = [Notice(f"k{i}", f"Notice number {i} with a few words to wrap it") for i in range(12)]
+    CLIPPED.clear()
+    shot(many)
+    cut = len(CLIPPED)
+    assert cut > 0
+    shot(many)
+    assert len(CLIPPED) == 2 * cut
+    CLIPPED.clear()

@@ -805,3 +805,63 @@ def test_while_building_the_band_marks_only_the_ways_to_the_stops_not_all_linked
         assert R.node_cell(p[-1]) in signs or p[-1] in R.goals(me.line, 0) + R.goals(me.line, 1)
     on_ways = {sq for p in ways for sq, _pair in path_tracks(p)}
     assert set(band) == on_ways
+
+
+def test_the_kept_panel_picture_is_the_panel_painted_anew_every_frame(app):
+    """The side panel is kept as a picture while what it shows stays the same: through a game of picks,
+    turns, hovers over hand tiles and squares, rolls, dice and the bots' moves, every frame shows the
+    very panel painted anew (a change shows in the next frame)."""
+    from games.streetcar.ai import make_bot
+
+    scene, m, _ = start(app, {"players": 3, "seats": ["human", "bot:easy", "bot:easy"]}, seed=5)
+
+    def frame(kept: bool) -> bytes:
+        surf = pygame.Surface(app.surface.get_size())
+        if not kept:
+            scene.panel_key = lambda: None
+        try:
+            scene.draw(surf)
+        finally:
+            scene.__dict__.pop("panel_key", None)
+        return pygame.image.tobytes(surf, "RGB")
+
+    def step(events, dt=STEP):
+        app.step(events, dt)
+        assert frame(True) == frame(False)
+    checked = 0
+    for i in range(400):
+        if m.is_over() or len(m.log) > 60:
+            break
+        if scene.human_turn() and not scene.animating():
+            st, seat = m.state, scene.to_act()
+            a = make_bot(seat, "easy", 5).select_action(scene.rules, st, seat)
+            if a["t"] == "tile":
+                h = a.get("hand", seat)
+                tile = scene.hand_rect(h, st.seats[h].hand.index(a["tile"]))
+                step([motion(tile.center)])
+                step([motion(scene.hand_rect(seat, 0).center)])
+                if scene.sel != (h, a["tile"]):
+                    click(app, tile.center)
+                    step([])
+                for _ in range(4):
+                    if ORIENT[a["tile"]][scene.rot] == ORIENT[a["tile"]][a["rot"]]:
+                        break
+                    step([key(pygame.K_r)])
+                step([motion(scene.cell_rect(a["x"], a["y"]).center)])
+                click_square(app, scene, a["x"], a["y"])
+            elif a["t"] == "start":
+                click(app, scene.b_start.rect.center)
+                step([motion(scene.b_end[a["end"]].rect.center)])
+                click(app, scene.b_end[a["end"]].rect.center)
+            elif a["t"] in ("pass", "roll", "stop"):
+                step([key({"pass": pygame.K_p, "roll": pygame.K_SPACE, "stop": pygame.K_RETURN}[a["t"]])])
+            elif a["t"] == "drive":
+                step([motion(scene.die_rect(a["die"]).center)])
+                click(app, scene.die_rect(a["die"]).center)
+                if scene.die_sel is not None:
+                    from games.streetcar.route import node_json
+                    k = next(j for j, mv in enumerate(scene.branch) if [node_json(x) for x in mv.path] == a["path"])
+                    click(app, scene.branch_buttons[k].rect.center)
+        step([], 0.2)
+        checked += 1
+    assert checked > 50 and len(m.log) > 30

@@ -134,3 +134,21 @@ def test_a_name_given_to_a_seat_is_what_the_table_calls_it(app, name):
     scene = app.start_match(spec, match)
     app.step([], STEP)
     assert "Zoë" in scene.seat_name(0) and "Zoë" not in scene.seat_name(1)
+
+
+def test_what_undo_takes_back_follows_the_log_the_same_frame(app):
+    """The table works out what Ctrl+Z takes back once per position of the log: a human's action, one
+    taken back, and another action in its place at the same length of the log each show at once."""
+    scene, m = start(app, "tumbleweed")
+    assert scene.undo_steps() == 0
+    n = len(m.log)
+    assert human_move(m)
+    assert scene.undo_steps() > 0
+    m.undo()
+    assert scene.undo_steps() == 0
+    m.truncate(n)
+    legal = m.rules.legal_actions(m.state, 0)
+    m.submit(0, legal[-1])
+    assert len(m.log) == n + 1 and scene.undo_steps() > 0
+    scene.seat_list[0] = type(scene.seat_list[0])("bot", "easy")
+    assert scene.undo_steps() == 0               # a bot's action alone is not taken back

@@ -554,18 +554,24 @@ def test_screenshot_of_a_drift_in_progress(app, tmp_path):
     assert close(pixel(img, (x + scene.s * 0.09, y + scene.s * 0.07)), colour, 35)
 
 
-def test_the_board_picture_repainted_where_boards_differ_equals_a_whole_repaint(app):
-    """The board picture after placements, take-backs and jumps between positions (painted again only
-    where the boards differ, or taken from the last few kept) is the very picture painted whole."""
-    from types import SimpleNamespace
-
-    m = demo_match(30, seed=4)
+def _scene_and_boards(app, seed: int):
+    """A screen on a 30-action demo game of ``seed`` and the game's positions, one per board it had."""
+    m = demo_match(30, seed=seed)
     scene = app.start_match(SPEC, m, autosave=False)
     app.step([], 1 / 60)
     boards = []
     for s in m.states:
         if not boards or s.board is not boards[-1].board:
             boards.append(s)
+    return scene, boards
+
+
+def test_the_board_picture_repainted_where_boards_differ_equals_a_whole_repaint(app):
+    """The board picture after placements, take-backs and jumps between positions (painted again only
+    where the boards differ, or taken from the last few kept) is the very picture painted whole."""
+    from types import SimpleNamespace
+
+    scene, boards = _scene_and_boards(app, 4)
     assert len(boards) >= 12
     order = list(range(len(boards))) + [len(boards) - 3, len(boards) - 1, 2, 5, 4, 9, 0, len(boards) - 1]
     partial = 0
@@ -593,3 +599,44 @@ def test_a_tie_says_the_astronaut_home_first_won():
     assert TomTubeScene.result_line(stub) == "Game over: Dave wins 2–2, home first"
     richer = replace(s, supply=((3, 0, 0, 0), (2, 0, 0, 0)))
     assert TomTubeScene.result_line(SimpleNamespace(**{**vars(stub), "state": richer})) == "Game over: Tom wins 3–2"
+
+
+def test_a_recorded_tile_replays_to_the_pixels_of_painting_it(app):
+    """A tile's drawing recorded once (``draw.Recording``) and replayed gives the very pixels of
+    painting it directly, whole and through a clip (the calls that cannot reach the clip left out)."""
+    from games.tomtube import draw as ttdraw
+
+    corners = ttdraw.canonical_rhomb((150.0, 110.0), 160.0, 1)
+    for rid in sorted(RHOMB_BY_ID)[:6]:
+        rec = ttdraw.Recording()
+        ttdraw.whole_rhomb(rec, corners, rid, 160.0)
+        assert rec.ops
+        for clip in (None, pygame.Rect(140, 20, 60, 50), pygame.Rect(0, 150, 300, 70)):
+            direct, replayed = pygame.Surface((300, 220)), pygame.Surface((300, 220))
+            for s in (direct, replayed):
+                s.fill((9, 10, 20))
+                s.set_clip(clip)
+            ttdraw.whole_rhomb(direct, corners, rid, 160.0)
+            rec.replay(replayed, clip)
+            assert pygame.image.tobytes(direct, "RGB") == pygame.image.tobytes(replayed, "RGB"), (rid, clip)
+
+
+def test_the_big_board_picture_follows_a_position_taken_back_to_and_later_pictures_stay_whole(app):
+    """A position taken back to shows its kept picture; on its second frame the big picture is brought
+    to it, and the pictures of the positions after it are still the very picture painted whole."""
+    from types import SimpleNamespace
+
+    scene, boards = _scene_and_boards(app, 5)
+    followed = 0
+    for i in [0, 1, 2, 3, 2, 4, 5, 4, 6, 7, 8, 7, 9, 10]:
+        scene.match = SimpleNamespace(state=boards[i], cursor=0, listeners=[])
+        for _frame in range(2):
+            big_before = scene._big_board
+            got = pygame.image.tobytes(scene._board_layer(), "RGB")
+            followed += big_before is not boards[i].board and scene._big_board is boards[i].board and _frame == 1
+        assert scene._big_board is boards[i].board
+        big = scene._space_cache[1].copy()
+        scene.paint_board(big, scene.xf.times(ttview.SS), boards[i].board)
+        assert got == pygame.image.tobytes(pygame.transform.smoothscale(big, ttview.BOARD.size), "RGB"), i
+        assert pygame.image.tobytes(scene._big, "RGB") == pygame.image.tobytes(big, "RGB"), i
+    assert followed >= 3

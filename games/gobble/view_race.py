@@ -29,6 +29,7 @@ import pygame
 
 from sim.ai.realtime import BotTimers
 from sim.app.widgets import Button, dim_backdrop, mix
+from sim.app.table import Same, button_look
 from sim.app.ui import Notice
 from sim.core.match import Match
 from sim.core.registry import get_spec
@@ -663,10 +664,44 @@ class RaceScene(BoardScene):
             self._sound("win" if won or not self.humans() else "lose")
         self._refresh_buttons()
 
+    def wants_frame(self) -> bool:
+        """Redraw policy of the race: a frame whenever what shows changes (:meth:`board_busy`), not every
+        frame for the bots' sake (they play on the race's timers, run by :meth:`update` whether drawn or
+        not); a hint thought out and a LAN race as every table."""
+        if self._hint_job is not None or self.remote:
+            return True
+        return self.animating() or self.board_busy()
+
     def board_busy(self) -> bool:
-        """Redraw policy: every frame while the race runs (its clock, the bots); after it, while the
-        feedback, notices or panel flashes move."""
-        return not self.match.is_over() or self.feedback_busy() or bool(self.notices or self.panel_flash)
+        """Whether the picture changes with no input: the countdown and "Go!", the feedback (a flying
+        tile, the flash, the banner, a pulsing hint, the camera gliding), a gift's running countdown;
+        otherwise whether anything shown looks different from the last frame (:meth:`race_look`)."""
+        if self.countdown > 0 or self.go_shown < GO_TIME or self.feedback_busy():
+            return True
+        if self.owed() and self.playing():
+            return True
+        return self.looks_changed("race", self.race_look())
+
+    def race_look(self) -> tuple:
+        """What the race screen shows that moves without input: the position (every seat's move), the
+        race clock's text, the glow pulsing on a tile that fits a gobble space, the opponents' news and
+        flashes, the message, the camera and every button's look."""
+        st = self.state
+        m = self.match
+        now = m.time if m.cursor == len(m.log) else st.clock
+        glow = None
+        if self.playing():
+            me = self.me()
+            tiles = [t for t, _c, _s in self.hand_slots()] + list(me.stack[-1:])
+            if any(self.fits_gobble(t) for t in tiles):
+                glow = int(90 * (0.5 + 0.5 * math.sin(self.clock * 4.0))) // 10
+        buttons = [*self.panel_buttons, self.b_discard, self.b_src_pile, self.b_src_stack, self.b_new,
+                   self.b_launch, self.b_view, self.b_show]
+        return (Same(st), m.cursor, len(m.log), m.is_over(), fmt_time(now), glow,
+                tuple(text for text, _colour, _age in self.notices),
+                tuple(sorted((j, text) for j, (text, _age) in self.panel_flash.items())),
+                self.msg[:2] if self.msg is not None else None, self.bot_error, self.board_hint is not None,
+                self.s, self.base(), self.show_result, self._ended, tuple(map(button_look, buttons)), self.theme.name)
 
     # ------------------------------------------------------------------ drawing
     def _decorate_background(self, surf) -> None:

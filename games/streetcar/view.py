@@ -46,7 +46,7 @@ from typing import Any
 import pygame
 
 from sim.app.setup_view import SEAT_COLOURS, SeatSetupScene
-from sim.app.table import TableScene
+from sim.app.table import Same, TableScene, button_look
 from sim.app.ui import Notice, button_row
 from sim.app.widgets import Button, mix
 from sim.core.match import Match
@@ -248,25 +248,37 @@ class StreetcarScene(TableScene):
             return "You" if len(self.humans()) == 1 else f"Player {seat + 1}"
         return f"Bot {seat + 1} ({self.bot_level(seat)})"
 
+    def _sight(self) -> tuple[bool, bool, int | None]:
+        """(:meth:`reveal_all`, :meth:`handover_needed`, :meth:`viewer`), asked dozens of times a
+        frame: worked out again only when the position, the confirmed human, a replay or the seats
+        change."""
+        reviewing = self.reviewing()
+        key = (self.confirmed, reviewing, tuple(s.kind for s in self.seat_list))
+        memo = self.__dict__.get("_sight_memo")
+        if memo is not None and memo[0] is self.state and memo[1] == key:
+            return memo[2]
+        hs = self.humans()
+        reveal = self.match.is_over() or reviewing or not hs
+        seat = self.to_act()
+        handover = (not reveal and len(hs) >= 2 and seat is not None and not self.is_bot(seat)
+                    and seat != self.confirmed)
+        viewer = None if reveal or handover else hs[0] if len(hs) == 1 else self.confirmed
+        self._sight_memo = (self.state, key, (reveal, handover, viewer))
+        return reveal, handover, viewer
+
     def reveal_all(self) -> bool:
         """Every card is shown: the game is over, a replay, or only bots play."""
-        return self.match.is_over() or self.reviewing() or not self.humans()
+        return self._sight()[0]
 
     def handover_needed(self) -> bool:
         """Whether the hand-over screen is up: two or more humans share the screen and the turn has
         passed to a human who has not confirmed yet."""
-        if self.reveal_all() or len(self.humans()) < 2:
-            return False
-        seat = self.to_act()
-        return seat is not None and not self.is_bot(seat) and seat != self.confirmed
+        return self._sight()[1]
 
     def viewer(self) -> int | None:
         """The human whose secret cards are shown now (None: nobody's, or everybody's with
         :meth:`reveal_all`)."""
-        if self.reveal_all() or self.handover_needed():
-            return None
-        hs = self.humans()
-        return hs[0] if len(hs) == 1 else self.confirmed
+        return self._sight()[2]
 
     def cards_visible(self, seat: int) -> bool:
         """Whether ``seat``'s line and route card may be shown now."""
@@ -1568,6 +1580,39 @@ class StreetcarScene(TableScene):
 
     # ------------------------------------------------------------------ draw: panel
     def _draw_panel(self, surface) -> None:
+        """The side panel, kept as a picture while what it shows stays the same (:meth:`panel_key`)."""
+        key = self.panel_key()
+        if key is None:
+            self._paint_panel(surface)
+        else:
+            self.kept_picture(surface, PANEL, key, self._paint_panel)
+        info = self.hover_info()      # the line about the square under the pointer: on its own, over it
+        if info:
+            self._blit_text(surface, info, 13, self.theme.text, topleft=(PX, 744))
+
+    def panel_key(self) -> tuple | None:
+        """Everything the side panel shows, for keeping its picture (None while dice roll: every frame
+        differs): the position, who sees which cards, the seat thinking, the pointer's tile and
+        die, the picked-up tile and its turn, the modes, the last moves and every button's look; the line
+        about the square under the pointer is drawn over the picture."""
+        if self.anim_roll is not None:
+            return None
+        st = self.state
+        turn = self.to_act()
+        hover_die = None
+        if st.dice and self.human_turn():
+            hover_die = next((i for i in range(len(st.dice)) if self.die_rect(i).collidepoint(self.hover_pos)), None)
+        buttons = [*self.panel_buttons, self.b_start, self.b_pass, self.b_roll, self.b_stop, *self.b_end,
+                   self.b_cancel, *self.branch_buttons]
+        return (Same(st), self.theme.name, self._sight(), self.confirmed, self.human_turn(),
+                self.thinking_text() if turn is not None and self.bot_thinking() else None,
+                self.hand_at(self.hover_pos) if self.seats_card.collidepoint(self.hover_pos) else None,
+                hover_die, self.sel, self.sel_slot, self.rot, self.start_mode, self.die_sel,
+                self.last_dice, tuple(tuple(self.hand_slots(seat)) for seat in range(len(self.seats))),
+                len(self.log_lines), tuple(self.log_lines[-16:]), tuple(map(button_look, buttons)),
+                tuple(self.seat_name(seat) for seat in range(len(self.seats))))
+
+    def _paint_panel(self, surface) -> None:
         th = self.theme
         surface.fill(th.panel, PANEL)
         pygame.draw.line(surface, th.panel_edge, PANEL.topleft, PANEL.bottomleft)
@@ -1584,9 +1629,6 @@ class StreetcarScene(TableScene):
         self._draw_action(surface)
         for b in self.panel_buttons:
             b.draw(surface, self.app)
-        info = self.hover_info()
-        if info:
-            self._blit_text(surface, info, 13, th.text, topleft=(PX, 744))
         keys = "R turn · Space roll · Enter stop · 1-3 dice · P pass · X marks · H hint · Ctrl+Z undo"
         self.kit.blit(surface, keys, 12, th.text_dim, width=PW, midtop=(PANEL.centerx, 770))
 

@@ -77,6 +77,52 @@ class Xform:
         return Xform(self.scale * k, self.ox * k + dx, self.oy * k + dy)
 
 
+class Recording:
+    """Draw calls noted instead of made: passed to this module's painters in place of a surface, it
+    keeps each ``pygame.draw`` call with its arguments and how far its paint reaches; :meth:`replay`
+    makes the same calls, in the same order, onto a real surface (the same pixels, without working
+    out the shapes again), leaving out those that cannot reach into the part being painted."""
+
+    __slots__ = ("ops",)
+
+    def __init__(self) -> None:
+        #: (pygame.draw function, its arguments after the surface, left, top, right, bottom px)
+        self.ops: list[tuple[Callable, tuple, float, float, float, float]] = []
+
+    def _add(self, fn: Callable, args: tuple, pts: Sequence[Pt], reach: float) -> None:
+        xs = [p[0] for p in pts]
+        ys = [p[1] for p in pts]
+        self.ops.append((fn, args, min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach))
+
+    def polygon(self, _surf, colour, points, width=0) -> None:
+        self._add(pygame.draw.polygon, (colour, points, width), points, width + 2)
+
+    def circle(self, _surf, colour, centre, radius, width=0) -> None:
+        self._add(pygame.draw.circle, (colour, centre, radius, width), (centre,), radius + 2)
+
+    def line(self, _surf, colour, a, b, width=1) -> None:
+        self._add(pygame.draw.line, (colour, a, b, width), (a, b), width + 2)
+
+    def lines(self, _surf, colour, closed, points, width=1) -> None:
+        self._add(pygame.draw.lines, (colour, closed, points, width), points, width + 2)
+
+    def replay(self, surf: pygame.Surface, clip: pygame.Rect | None = None) -> None:
+        """Make the calls onto ``surf``; with ``clip`` (``surf``'s clip, px) only those reaching into it."""
+        if clip is None:
+            for fn, args, _x0, _y0, _x1, _y1 in self.ops:
+                fn(surf, *args)
+            return
+        cx0, cy0, cx1, cy1 = clip.x, clip.y, clip.right, clip.bottom
+        for fn, args, x0, y0, x1, y1 in self.ops:
+            if x0 < cx1 and x1 > cx0 and y0 < cy1 and y1 > cy0:
+                fn(surf, *args)
+
+
+def pen(surf: "pygame.Surface | Recording"):
+    """What the painters draw with: ``pygame.draw`` on a surface, the :class:`Recording` itself on one."""
+    return surf if type(surf) is Recording else pygame.draw
+
+
 # ------------------------------------------------------------------------------------ primitives
 def _sub(a: Pt, b: Pt) -> Pt:
     return (a[0] - b[0], a[1] - b[1])
@@ -120,10 +166,10 @@ def ribbon(surf: pygame.Surface, pts: Sequence[Pt], width: float, colour: RGB, c
         nx, ny = -ty / ln * half, tx / ln * half
         left.append((pts[i][0] + nx, pts[i][1] + ny))
         right.append((pts[i][0] - nx, pts[i][1] - ny))
-    pygame.draw.polygon(surf, colour, left + right[::-1])
+    pen(surf).polygon(surf, colour, left + right[::-1])
     if caps:
         for p in (pts[0], pts[-1]):
-            pygame.draw.circle(surf, colour, p, half)
+            pen(surf).circle(surf, colour, p, half)
 
 
 def _length(pts: Sequence[Pt]) -> list[float]:
@@ -202,14 +248,14 @@ def sector(surf: pygame.Surface, corner: Pt, p1: Pt, p2: Pt, r: float, colour: R
     n = 8
     pts = [corner] + [(corner[0] + r * math.cos(a1 + d * i / n), corner[1] + r * math.sin(a1 + d * i / n))
                       for i in range(n + 1)]
-    pygame.draw.polygon(surf, colour, pts)
+    pen(surf).polygon(surf, colour, pts)
 
 
 def sphere(surf: pygame.Surface, c: Pt, r: float, rim: RGB = SPHERE_RIM, fill: RGB = SPHERE) -> None:
     """A complete silver sphere (a disc with a rim and a gloss)."""
-    pygame.draw.circle(surf, rim, c, r)
-    pygame.draw.circle(surf, fill, c, r * 0.84)
-    pygame.draw.circle(surf, mix(fill, SPHERE_GLOSS, 0.7), (c[0] - r * 0.28, c[1] - r * 0.3), r * 0.3)
+    pen(surf).circle(surf, rim, c, r)
+    pen(surf).circle(surf, fill, c, r * 0.84)
+    pen(surf).circle(surf, mix(fill, SPHERE_GLOSS, 0.7), (c[0] - r * 0.28, c[1] - r * 0.3), r * 0.3)
 
 
 def energy_sphere(surf: pygame.Surface, c: Pt, edge: float) -> None:
@@ -219,8 +265,8 @@ def energy_sphere(surf: pygame.Surface, c: Pt, edge: float) -> None:
     arm = r * 0.58
     w = max(1, round(r * 0.24))
     col = (40, 44, 58)
-    pygame.draw.line(surf, col, (c[0] - arm, c[1]), (c[0] + arm, c[1]), w)
-    pygame.draw.line(surf, col, (c[0], c[1] - arm), (c[0], c[1] + arm), w)
+    pen(surf).line(surf, col, (c[0] - arm, c[1]), (c[0] + arm, c[1]), w)
+    pen(surf).line(surf, col, (c[0], c[1] - arm), (c[0], c[1] + arm), w)
 
 
 # ------------------------------------------------------------------------------------- tiles
@@ -229,8 +275,8 @@ CornerColour = Callable[[str], "RGB | None"]
 
 def rhomb_plate(surf: pygame.Surface, corners: dict[str, Pt], edge: float, fill: RGB = TILE) -> None:
     poly = [corners[k] for k in "ABCD"]
-    pygame.draw.polygon(surf, fill, poly)
-    pygame.draw.polygon(surf, TILE_RIM, poly, max(1, round(edge / 48)))
+    pen(surf).polygon(surf, fill, poly)
+    pen(surf).polygon(surf, TILE_RIM, poly, max(1, round(edge / 48)))
 
 
 def rhomb_tubes(surf: pygame.Surface, corners: dict[str, Pt], rhomb_id: str, edge: float,
@@ -265,8 +311,8 @@ def rhomb_sectors(surf: pygame.Surface, corners: dict[str, Pt], edge: float, col
 
 def piece_plate(surf: pygame.Surface, pts: Sequence[Pt], owner: int, edge: float) -> None:
     fill = mix(TILE, PLAYER_RGB[owner], 0.16)
-    pygame.draw.polygon(surf, fill, list(pts))
-    pygame.draw.polygon(surf, TILE_RIM, list(pts), max(1, round(edge / 48)))
+    pen(surf).polygon(surf, fill, list(pts))
+    pen(surf).polygon(surf, TILE_RIM, list(pts), max(1, round(edge / 48)))
 
 
 def piece_tubes(surf: pygame.Surface, pts: Sequence[Pt], owner: int, piece: str, rot: int, edge: float) -> None:
@@ -281,8 +327,8 @@ def piece_tubes(surf: pygame.Surface, pts: Sequence[Pt], owner: int, piece: str,
         for p in pts:
             tube(surf, [p, centre], colour, edge, ends=(True, False))
         w = max(2.0, TUBE_W * edge)
-        pygame.draw.circle(surf, OUTLINE, centre, w * 0.82)
-        pygame.draw.circle(surf, PALETTE[colour], centre, w * 0.62)
+        pen(surf).circle(surf, OUTLINE, centre, w * 0.82)
+        pen(surf).circle(surf, PALETTE[colour], centre, w * 0.62)
 
 
 def piece_sectors(surf: pygame.Surface, pts: Sequence[Pt], edge: float,
@@ -342,11 +388,11 @@ def paint_counter(surf: pygame.Surface, kind: str, c: Pt, r: float, owner: int |
             a = math.radians(22.5 + 45 * i)
             p1 = (c[0] + r * 0.62 * math.cos(a), c[1] + r * 0.62 * math.sin(a))
             p2 = (c[0] + r * 1.0 * math.cos(a), c[1] + r * 1.0 * math.sin(a))
-            pygame.draw.line(surf, OUTLINE, p1, p2, max(1, round(r * 0.3)))
-            pygame.draw.line(surf, rgb, p1, p2, max(1, round(r * 0.16)))
-        pygame.draw.circle(surf, OUTLINE, c, r * 0.66)
-        pygame.draw.circle(surf, rgb, c, r * 0.66 - ow)
-        pygame.draw.circle(surf, mix(rgb, (255, 255, 255), 0.55), c, r * 0.3)
+            pen(surf).line(surf, OUTLINE, p1, p2, max(1, round(r * 0.3)))
+            pen(surf).line(surf, rgb, p1, p2, max(1, round(r * 0.16)))
+        pen(surf).circle(surf, OUTLINE, c, r * 0.66)
+        pen(surf).circle(surf, rgb, c, r * 0.66 - ow)
+        pen(surf).circle(surf, mix(rgb, (255, 255, 255), 0.55), c, r * 0.3)
         return
     rgb = COUNTER_RGB[kind]
     if kind == "energy":
@@ -355,12 +401,12 @@ def paint_counter(surf: pygame.Surface, kind: str, c: Pt, r: float, owner: int |
         pts = _poly(c, r * 1.08, 4, 0)
     else:
         pts = _poly((c[0], c[1] + r * 0.14), r * 1.1, 3, -90)
-    pygame.draw.polygon(surf, OUTLINE, pts)
+    pen(surf).polygon(surf, OUTLINE, pts)
     inner = [lerp(p, (sum(q[0] for q in pts) / len(pts), sum(q[1] for q in pts) / len(pts)), ow * 1.6 / r)
              for p in pts]
-    pygame.draw.polygon(surf, rgb, inner)
+    pen(surf).polygon(surf, rgb, inner)
     hi = [lerp(p, inner[-1], 0.7) for p in inner]   # a gloss in one corner; the middle stays plain
-    pygame.draw.polygon(surf, mix(rgb, (255, 255, 255), 0.35), hi[:3])
+    pen(surf).polygon(surf, mix(rgb, (255, 255, 255), 0.35), hi[:3])
 
 
 def paint_astronaut(surf: pygame.Surface, player: int, c: Pt, r: float, font: pygame.font.Font | None) -> None:
@@ -369,13 +415,13 @@ def paint_astronaut(surf: pygame.Surface, player: int, c: Pt, r: float, font: py
     rgb = PLAYER_RGB[player]
     ring = (250, 250, 250)
     if player == 0:
-        pygame.draw.circle(surf, OUTLINE, c, r)
-        pygame.draw.circle(surf, ring, c, r * 0.9)
-        pygame.draw.circle(surf, rgb, c, r * 0.76)
+        pen(surf).circle(surf, OUTLINE, c, r)
+        pen(surf).circle(surf, ring, c, r * 0.9)
+        pen(surf).circle(surf, rgb, c, r * 0.76)
     else:
-        pygame.draw.polygon(surf, OUTLINE, _poly(c, r * 1.04, 6, 0))
-        pygame.draw.polygon(surf, ring, _poly(c, r * 0.93, 6, 0))
-        pygame.draw.polygon(surf, rgb, _poly(c, r * 0.78, 6, 0))
+        pen(surf).polygon(surf, OUTLINE, _poly(c, r * 1.04, 6, 0))
+        pen(surf).polygon(surf, ring, _poly(c, r * 0.93, 6, 0))
+        pen(surf).polygon(surf, rgb, _poly(c, r * 0.78, 6, 0))
     if font is not None:
         img = font.render("TD"[player], True, OUTLINE)
         surf.blit(img, img.get_rect(center=(c[0], c[1] + r * 0.04)))
@@ -407,5 +453,5 @@ def dashed_path(surf: pygame.Surface, pts: Sequence[Pt], colour: RGB, width: int
     while d < acc[-1]:
         seg = _piece(pts, acc, d, min(acc[-1], d + dash))
         for a, b in zip(seg, seg[1:]):
-            pygame.draw.line(surf, colour, a, b, width)
+            pen(surf).line(surf, colour, a, b, width)
         d += 2 * dash

@@ -216,7 +216,12 @@ class TomTubeScene(TableScene):
         self._board_layers: list[tuple[Any, str, pygame.Surface]] = []   # (board, palette, picture), last used last
         self._big: pygame.Surface | None = None
         self._big_board: Any = None                   # the board painted on _big
+        self._spare_layers: list[pygame.Surface] = []  # surfaces for the pictures of boards to come
+        self._shown_board: Any = None                 # the board whose picture the last frame showed
         self._node_memo: dict[tuple, dict] = {}       # transform -> {node: px}
+        self._parts_xf: Any = None                    # the transform the board's parts are recorded at
+        self._parts: dict[tuple, tuple] = {}          # part -> (reach left, right, top, bottom, Recording)
+        self._parts_of: tuple | None = None           # (board, transform, its parts) last listed
         self._space_cache: tuple[str, pygame.Surface] | None = None
         self._glow_cache: tuple[Any, pygame.Surface] | None = None
         self._ghosts: dict[tuple, tuple[pygame.Surface, tuple[int, int]]] = {}
@@ -831,10 +836,14 @@ class TomTubeScene(TableScene):
         return img
 
     def _blit_icon(self, surface, kind, size, centre, owner=None, alpha=255) -> None:
-        img = self._icon(kind, size, owner)
         if alpha < 255:
-            img = img.copy()
-            img.set_alpha(alpha)
+            key = (kind, size, owner, alpha)
+            img = self._icons.get(key)
+            if img is None:
+                img = self._icons[key] = self._icon(kind, size, owner).copy()
+                img.set_alpha(alpha)
+        else:
+            img = self._icon(kind, size, owner)
         surface.blit(img, img.get_rect(center=(round(centre[0]), round(centre[1]))))
 
     # ------------------------------------------------------------------ the board picture
@@ -847,7 +856,11 @@ class TomTubeScene(TableScene):
         for i, (kb, kname, surf) in enumerate(layers):
             if kb is b and kname == name:
                 layers.append(layers.pop(i))
+                if self._shown_board is b and self._big_board is not None and self._big_board is not b:
+                    self._follow_big(b)
+                self._shown_board = b
                 return surf
+        self._shown_board = b
         if self._space_cache is None or self._space_cache[0] != name:
             space = pygame.Surface((BOARD.w * SS, BOARD.h * SS))
             space.fill(self.theme.bg)
@@ -855,12 +868,18 @@ class TomTubeScene(TableScene):
             self._space_cache = (name, space)
             self._big = pygame.Surface(space.get_size())
             self._big_board = None
+            # the pictures of the next boards, made now with the first (a new 880x800 surface costs
+            # more than painting what a placement changes)
+            self._spare_layers = [pygame.Surface(BOARD.size) for _ in range(2)]
         space, big, xf = self._space_cache[1], self._big, self.xf.times(SS)
         # the big picture holds the board painted last: only the part where the boards differ is
         # painted again (everything reaching into it, in the usual order) and scaled down
         dirty = self.board_difference(self._big_board, b, xf) if self._big_board is not None else None
         source = next((e for e in layers if e[0] is self._big_board and e[1] == name), None)
-        surf = layers.pop(0)[2] if len(layers) >= 3 else pygame.Surface(BOARD.size)
+        if len(layers) >= 3:
+            surf = layers.pop(0)[2]
+        else:
+            surf = self._spare_layers.pop() if self._spare_layers else pygame.Surface(BOARD.size)
         if dirty is None or source is None:
             big.blit(space, (0, 0))
             self.paint_board(big, xf, b)
@@ -878,6 +897,17 @@ class TomTubeScene(TableScene):
         self._big_board = b
         layers.append((b, name, surf))
         return surf
+
+    def _follow_big(self, b) -> None:
+        """Bring the big picture to board ``b``, whose small picture was kept (taken back to): done on
+        the second frame showing it, so that the next action repaints only what it changes."""
+        space, big, xf = self._space_cache[1], self._big, self.xf.times(SS)
+        for rect in self.board_difference(self._big_board, b, xf):
+            big.set_clip(rect)
+            big.blit(space, rect.topleft, rect)
+            self.paint_board(big, xf, b, rect)
+            big.set_clip(None)
+        self._big_board = b
 
     def board_difference(self, old, new, xf: draw.Xform) -> list[pygame.Rect]:
         """The parts of the big board picture (px at ``xf``, aligned to ``SS``, not overlapping) that
@@ -951,42 +981,64 @@ class TomTubeScene(TableScene):
     def paint_board(self, surf: pygame.Surface, xf: draw.Xform, board, clip: pygame.Rect | None = None) -> None:
         """Over :meth:`paint_space`: abandoned triangles, every tile, the sphere sectors and the complete
         spheres of ``board`` onto ``surf`` through ``xf``; with ``clip`` (px, ``surf``'s clip) only
-        what reaches into it (within :meth:`paint_margin` of its corners), in the same order."""
+        what reaches into it (within :meth:`paint_margin` of its corners), in the same order. Each
+        part's drawing is worked out once per transform (:meth:`_board_parts`) and replayed."""
+        for x0, x1, y0, y1, rec in self._board_parts(xf, board):
+            if clip is None or (x0 < clip.right and x1 > clip.x and y0 < clip.bottom and y1 > clip.y):
+                rec.replay(surf, clip)
+
+    def _board_parts(self, xf: draw.Xform, board) -> list[tuple[float, float, float, float, draw.Recording]]:
+        """``board``'s parts in painting order, each as (left, right, top, bottom, drawing): how far
+        its paint may reach (its corners widened by :meth:`paint_margin`, px at ``xf``) and its
+        :class:`draw.Recording`; every part is recorded once per transform and kept."""
+        key = (xf.scale, xf.ox, xf.oy)
+        if self._parts_xf != key:
+            self._parts_xf, self._parts = key, {}
+        last = self._parts_of
+        if last is not None and last[0] is board and last[1] == key:
+            return last[2]
+        memo = self._parts
         e = xf.scale
-        lw = max(1, round(e / 40))
         P = self._node_px(xf)
         m = self.paint_margin(xf)
+        out = []
 
-        def near(pts) -> bool:
-            if clip is None:
-                return True
-            xs = [p[0] for p in pts]
-            ys = [p[1] for p in pts]
-            return (min(xs) - m < clip.right and max(xs) + m > clip.x and min(ys) - m < clip.bottom
-                    and max(ys) + m > clip.y)
+        def part(k, pts, paint):
+            """The part ``k`` (corners ``pts()``, painted by ``paint(recording)``) in its turn."""
+            hit = memo.get(k)
+            if hit is None:
+                rec = draw.Recording()
+                paint(rec)
+                corners = pts()
+                xs = [p[0] for p in corners]
+                ys = [p[1] for p in corners]
+                hit = memo[k] = (min(xs) - m, max(xs) + m, min(ys) - m, max(ys) + m, rec)
+            out.append(hit)
+        lw = max(1, round(e / 40))
         # abandoned triangles: hatched, empty for good
         for t in board.abandoned:
-            a, b, c = (P(k) for k in TRI_CORNERS[t])
-            if not near((a, b, c)):
-                continue
-            pygame.draw.polygon(surf, mix(draw.SPACE, draw.ABANDONED, 0.3), [a, b, c])
-            for k in range(1, 6):
-                f = k / 6
-                pygame.draw.line(surf, draw.ABANDONED, draw.lerp(a, b, f), draw.lerp(a, c, f), lw * 2)
+            def hatch(rec, t=t):
+                a, b, c = (P(k) for k in TRI_CORNERS[t])
+                draw.pen(rec).polygon(rec, mix(draw.SPACE, draw.ABANDONED, 0.3), [a, b, c])
+                for i in range(1, 6):
+                    f = i / 6
+                    draw.pen(rec).line(rec, draw.ABANDONED, draw.lerp(a, b, f), draw.lerp(a, c, f), lw * 2)
+            part(("abandoned", t), lambda t=t: [P(k) for k in TRI_CORNERS[t]], hatch)
         # tiles: plates and tubes, then sphere sectors over every tile corner
         complete = board.complete
         for slot, rid, flip in board.rhombs:
-            corners = {k: P(v) for k, v in rhomb_corners(slot, flip).items()}
-            if not near(list(corners.values())):
-                continue
-            draw.rhomb_plate(surf, corners, e)
-            draw.rhomb_tubes(surf, corners, rid, e)
+            def tile(rec, slot=slot, rid=rid, flip=flip):
+                px = {k: P(v) for k, v in rhomb_corners(slot, flip).items()}
+                draw.rhomb_plate(rec, px, e)
+                draw.rhomb_tubes(rec, px, rid, e)
+            part(("rhomb", slot, rid, flip), lambda slot=slot, flip=flip: [P(v) for v in rhomb_corners(slot, flip).values()],
+                 tile)
         for tri, owner, piece, rot in board.pieces:
-            pts = [P(k) for k in TRI_CORNERS[tri]]
-            if not near(pts):
-                continue
-            draw.piece_plate(surf, pts, owner, e)
-            draw.piece_tubes(surf, pts, owner, piece, rot, e)
+            def triangle(rec, tri=tri, owner=owner, piece=piece, rot=rot):
+                pts = [P(k) for k in TRI_CORNERS[tri]]
+                draw.piece_plate(rec, pts, owner, e)
+                draw.piece_tubes(rec, pts, owner, piece, rot, e)
+            part(("piece", tri, owner, piece, rot), lambda tri=tri: [P(k) for k in TRI_CORNERS[tri]], triangle)
 
         def col(k: str):
             if k in complete:
@@ -995,17 +1047,20 @@ class TomTubeScene(TableScene):
         r = draw.SPHERE_R * e
         for t in board.covered:
             cs = TRI_CORNERS[t]
-            pts = [P(k) for k in cs]
-            if not near(pts):
-                continue
-            for i in range(3):
-                c = col(cs[i])
-                if c is not None:
-                    draw.sector(surf, pts[i], pts[(i + 1) % 3], pts[(i + 2) % 3], r, c)
+            cols = (col(cs[0]), col(cs[1]), col(cs[2]))
+
+            def sectors(rec, cs=cs, cols=cols):
+                pts = [P(k) for k in cs]
+                for i in range(3):
+                    if cols[i] is not None:
+                        draw.sector(rec, pts[i], pts[(i + 1) % 3], pts[(i + 2) % 3], r, cols[i])
+            part(("sectors", t, cols), lambda cs=cs: [P(k) for k in cs], sectors)
         for k in complete:
-            if k[0] == "c" or k in MODULE_BY_NAME or not near((P(k),)):
+            if k[0] == "c" or k in MODULE_BY_NAME:
                 continue
-            draw.sphere(surf, P(k), r)
+            part(("sphere", k), lambda k=k: [P(k)], lambda rec, k=k: draw.sphere(rec, P(k), r))
+        self._parts_of = (board, key, out)
+        return out
 
     def _paint_module(self, surf, xf: draw.Xform, m) -> None:
         e = xf.scale
@@ -1050,13 +1105,21 @@ class TomTubeScene(TableScene):
         self._glow_cache = (b, surf)
         return surf
 
-    def _ghost(self, rid: str, flip: int, slot: int | None) -> tuple[pygame.Surface, tuple[int, int]]:
-        """The held rhomb as a picture and its top-left: on ``slot`` (its real corners), or loose
-        (its own picture, long diagonal level) at the origin."""
-        key = (rid, flip, slot, round(self.s, 3))
+    def _ghost(self, rid: str, flip: int, slot: int | None, alpha: int = 255) -> tuple[pygame.Surface, tuple[int, int]]:
+        """The held rhomb as a picture (at ``alpha``) and its top-left: on ``slot`` (its real corners),
+        or loose (its own picture, long diagonal level) at the origin."""
+        key = (rid, flip, slot, round(self.s, 3), alpha)
         hit = self._ghosts.get(key)
         if hit is not None:
             return hit
+        if alpha < 255:
+            img, tl = self._ghost(rid, flip, slot)
+            img = img.copy()
+            img.set_alpha(alpha)
+            if len(self._ghosts) > 128:
+                self._ghosts.clear()
+            self._ghosts[key] = (img, tl)
+            return img, tl
         e = self.s
         if slot is None:
             corners = draw.canonical_rhomb((0.0, 0.0), e, flip)
@@ -1071,7 +1134,7 @@ class TomTubeScene(TableScene):
             local = {n: ((p[0] - x0) * k, (p[1] - y0) * k) for n, p in corners.items()}
             draw.whole_rhomb(big, local, rid, e * k)
         img = draw.supersampled((w, h), paint)
-        if len(self._ghosts) > 64:
+        if len(self._ghosts) > 128:
             self._ghosts.clear()
         self._ghosts[key] = (img, (x0, y0))
         return img, (x0, y0)
@@ -1139,11 +1202,17 @@ class TomTubeScene(TableScene):
             surface.blit(self._glow_layer(), BOARD.topleft)
         elif ph in ("fill", "fill_other"):
             iso = self.rules.isolated(st)
-            shade = pygame.Surface(BOARD.size, pygame.SRCALPHA)
-            for t in iso:
-                pts = [self.node_pos(k) for k in TRI_CORNERS[t]]
-                pygame.draw.polygon(shade, (*draw.LEGAL, 70 if t == self.fill_tri else int(30 + 40 * pulse)), pts)
-            surface.blit(shade, BOARD.topleft)
+            tris = [(t, [self.node_pos(k) for k in TRI_CORNERS[t]]) for t in iso]
+            if tris:     # a shade over the triangles only, as large as they are
+                x0 = math.floor(min(p[0] for _t, pts in tris for p in pts)) - 2
+                y0 = math.floor(min(p[1] for _t, pts in tris for p in pts)) - 2
+                x1 = math.ceil(max(p[0] for _t, pts in tris for p in pts)) + 2
+                y1 = math.ceil(max(p[1] for _t, pts in tris for p in pts)) + 2
+                shade = pygame.Surface((x1 - x0, y1 - y0), pygame.SRCALPHA)
+                for t, pts in tris:
+                    pygame.draw.polygon(shade, (*draw.LEGAL, 70 if t == self.fill_tri else int(30 + 40 * pulse)),
+                                        [(x - x0, y - y0) for x, y in pts])
+                surface.blit(shade, (BOARD.x + x0, BOARD.y + y0))
             for t in iso:
                 pts = [self.node_pos(k) for k in TRI_CORNERS[t]]
                 chosen = t == self.fill_tri
@@ -1205,16 +1274,12 @@ class TomTubeScene(TableScene):
             return
         rid = self.state.drawn
         if self.hover_slot is not None:
-            img, tl = self._ghost(rid, self.flip, self.hover_slot)
-            img = img.copy()
-            img.set_alpha(225)
+            img, tl = self._ghost(rid, self.flip, self.hover_slot, 225)
             surface.blit(img, tl)
             corners = rhomb_corners(self.hover_slot, self.flip)
             pygame.draw.lines(surface, draw.LEGAL, True, [self.node_pos(corners[k]) for k in "ABCD"], 2)
         elif BOARD.collidepoint(self.mouse):
-            img, (x0, y0) = self._ghost(rid, self.flip, None)
-            img = img.copy()
-            img.set_alpha(150)
+            img, (x0, y0) = self._ghost(rid, self.flip, None, 150)
             surface.blit(img, (self.mouse[0] + x0, self.mouse[1] + y0))
 
     def status_text(self) -> str:

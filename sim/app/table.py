@@ -39,6 +39,27 @@ from .ui import Kit
 from .widgets import Button, mix
 
 
+class Same:
+    """A part of a :meth:`TableScene.kept_picture` key equal only to itself holding the very same
+    object (a position: comparing two positions field by field would cost more than drawing)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Any):
+        self.obj = obj
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.obj is self.obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+
+def button_look(b: Button) -> tuple:
+    """What a button looks like (for a :meth:`TableScene.kept_picture` key)."""
+    return (b.label, b.enabled, b.hover, b.pressed, b.focused, b.style, b.font_size, b.rect.topleft, b.rect.size)
+
+
 class TableScene(Scene):
     """A game's screen on ``match`` (any position: it draws whatever state the match is in).
 
@@ -268,6 +289,16 @@ class TableScene(Scene):
         m = self.match
         if self.remote:   # the host's match decides (this seat's own last action only)
             return int(not self.spec.realtime and m.can_undo(getattr(m, "seat", None)))
+        # asked every frame (the Undo button): worked out once per position of the log
+        key = (m.cursor, len(m.log), tuple(s.is_bot for s in self.seat_list))
+        memo = self.__dict__.get("_undo_memo")
+        if memo is not None and memo[1] is m.state and memo[0] == key:
+            return memo[2]
+        n = self._undo_walk(m)
+        self._undo_memo = (key, m.state, n)
+        return n
+
+    def _undo_walk(self, m: Any) -> int:
         if m.is_over() or self.spec.realtime or not m.can_undo():
             return 0
         k, n = m.cursor, 0
@@ -617,6 +648,40 @@ class TableScene(Scene):
 
     def _card(self, surface, rect, label=None, edge=None, **kw) -> None:
         self.kit.card(surface, rect, label, edge, **kw)
+
+    def kept_picture(self, surface, rect, key: Any, paint: Any) -> None:
+        """Draw what ``paint(surface)`` draws inside ``rect`` (logical px; it must cover ``rect`` and draw
+        nothing outside it, e.g. a side panel) through a picture kept while ``key``, everything it
+        shows, stays equal: the first frame with a new key paints as usual, the second keeps the
+        picture, later ones only blit it (so a change costs nothing more, however often it comes).
+        Text fits noted while painting (:attr:`Kit.drawn`, ``CLIPPED``) are noted again each time
+        the picture is shown."""
+        from . import widgets
+        rect = pygame.Rect(rect)
+        kept = self.__dict__.setdefault("_kept", {})
+        slot = rect.topleft + rect.size
+        hit = kept.get(slot)      # [key, picture or None, picture holds key, text noted, cuts noted]
+        if hit is None or hit[0] != key:
+            paint(surface)
+            kept[slot] = [key, hit[1] if hit is not None else None, False, [], []]
+            return
+        pic = hit[1]
+        if not hit[2]:
+            if pic is None or pic.get_size() != surface.get_size():
+                pic = hit[1] = pygame.Surface(surface.get_size(), 0, surface)
+            drawn, clipped = len(self.kit.drawn), len(widgets.CLIPPED)
+            pic.set_clip(rect)
+            try:
+                paint(pic)
+            finally:
+                pic.set_clip(None)
+            hit[2:] = [True, self.kit.drawn[drawn:], widgets.CLIPPED[clipped:]]
+        else:
+            if widgets.CHECK_FIT:
+                self.kit.drawn.extend(hit[3])
+            for text, width in hit[4]:
+                widgets.note_clipped(text, width)
+        surface.blit(pic, rect.topleft, rect)
 
     def end_buttons_for(self, box: pygame.Rect, show: Any) -> None:
         """The end card's buttons along the bottom of ``box`` (Play again, Launcher, View board) as

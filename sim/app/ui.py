@@ -46,6 +46,9 @@ class Kit:
     def __init__(self, app: Any):
         self.app = app
         self._texts: dict[tuple, pygame.Surface] = {}
+        self._cards: dict[tuple, pygame.Surface] = {}
+        #: the notices' layout as last drawn: (what was laid out, [(size, lines, box)], cuts noted)
+        self._notice_plan: tuple | None = None
         #: with ``widgets.CHECK_FIT``: what was drawn since :meth:`overflow` last ran, in order, as
         #: ``(kind, surface size, rect, text)``, kind "text", "card" or "shade"
         self.drawn: list[tuple[str, tuple[int, int], pygame.Rect, str]] = []
@@ -164,6 +167,35 @@ class Kit:
         th = self.theme
         rect = pygame.Rect(rect)
         facts = one_per_fact(items)
+        key = (tuple(rect), gap, max_lines, tuple((n.text, n.size) for n in facts))
+        if self._notice_plan is not None and self._notice_plan[0] == key:   # laid out as last frame
+            _key, shape, cut = self._notice_plan
+            for text, width in cut:
+                note_clipped(text, width)
+            plan = [(n, sz, lines, box) for n, (sz, lines, box) in zip(facts, shape)]
+        else:
+            clipped = len(CLIPPED)
+            plan = self._plan_notices(rect, facts, gap, max_lines)
+            self._notice_plan = (key, [(sz, lines, box) for _n, sz, lines, box in plan], CLIPPED[clipped:])
+        boxes: list[pygame.Rect] = []
+        for n, sz, lines, box in plan:
+            fg = n.fg or th.text
+            fill = n.fill or mix(th.bg, th.panel, 0.75)
+            lh = self.app.font(sz, True).get_linesize()
+            pygame.draw.rect(surface, fill, box, border_radius=min(12, box.h // 2))
+            pygame.draw.rect(surface, mix(fill, th.panel_edge, 0.6), box, 1, border_radius=min(12, box.h // 2))
+            top = box.y + (box.h - len(lines) * lh) // 2
+            for k, line in enumerate(lines):
+                img = self.text(line, sz, fg, True)
+                surface.blit(img, img.get_rect(midtop=(box.centerx, top + k * lh)))
+            self._note_text(surface, box, n.text)
+            boxes.append(pygame.Rect(box))
+        return boxes
+
+    def _plan_notices(self, rect: pygame.Rect, facts: list[Notice], gap: int,
+                      max_lines: int) -> list[tuple[Notice, int, list[str], pygame.Rect]]:
+        """Where :meth:`notices` puts each of ``facts``: (notice, text size, lines, box); the ones that
+        do not fit left out (noted in :data:`CLIPPED`)."""
         plan: list[tuple[Notice, int, list[str], pygame.Rect]] = []
         for shrink, pad, g in ((0, 4, gap), (1, 3, max(2, gap - 1)), (2, 2, max(1, gap - 2))):
             plan = []
@@ -183,20 +215,7 @@ class Kit:
                 break
         for n in facts[len(plan):]:
             note_clipped(n.text, rect.w)
-        boxes: list[pygame.Rect] = []
-        for n, sz, lines, box in plan:
-            fg = n.fg or th.text
-            fill = n.fill or mix(th.bg, th.panel, 0.75)
-            lh = self.app.font(sz, True).get_linesize()
-            pygame.draw.rect(surface, fill, box, border_radius=min(12, box.h // 2))
-            pygame.draw.rect(surface, mix(fill, th.panel_edge, 0.6), box, 1, border_radius=min(12, box.h // 2))
-            top = box.y + (box.h - len(lines) * lh) // 2
-            for k, line in enumerate(lines):
-                img = self.text(line, sz, fg, True)
-                surface.blit(img, img.get_rect(midtop=(box.centerx, top + k * lh)))
-            self._note_text(surface, box, n.text)
-            boxes.append(box)
-        return boxes
+        return plan
 
     def blit(self, surface, text: str, size: int, colour: RGB, bold: bool = False,
              width: int | None = None, **anchor: Any) -> pygame.Rect:
@@ -233,8 +252,19 @@ class Kit:
         th = self.theme
         fill = mix(th.panel, th.accent, 0.16) if active else mix(th.panel, th.bg, 0.35)
         line = th.accent if active else (edge or mix(th.panel, th.panel_edge, 0.6))
-        pygame.draw.rect(surface, fill, rect, border_radius=12)
-        pygame.draw.rect(surface, line, rect, 2 if active or edge else 1, border_radius=12)
+        rect = pygame.Rect(rect)
+        key = ("card", rect.size, fill, tuple(line), 2 if active or edge else 1)
+        img = self._cards.get(key)
+        if img is None:    # the rounded card drawn once on a clear picture (whole px in or out: the same pixels)
+            if len(self._cards) > 64:
+                self._cards.clear()
+            img = self._cards[key] = pygame.Surface(rect.size)
+            clear = (255, 0, 255) if (255, 0, 255) not in (tuple(fill), tuple(line)) else (0, 255, 0)
+            img.fill(clear)
+            pygame.draw.rect(img, fill, img.get_rect(), border_radius=12)
+            pygame.draw.rect(img, line, img.get_rect(), key[4], border_radius=12)
+            img.set_colorkey(clear, pygame.RLEACCEL)
+        surface.blit(img, rect.topleft)
         self._note("card", surface, rect)
         if label:
             self.blit(surface, label, 13, th.text_dim, True, width=rect.w - 28,

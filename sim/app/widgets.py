@@ -71,6 +71,9 @@ class Button:
         self.hover = False
         self.focused = False
         self.pressed = False
+        #: the label's images as last drawn: (what they show, [(image, offset in the button)], the
+        #: cuts noted in CLIPPED when they were made)
+        self._labels: tuple | None = None
 
     def click(self) -> bool:
         """Run ``on_click`` if enabled; returns whether it ran."""
@@ -127,8 +130,17 @@ class Button:
         pygame.draw.rect(surface, edge, r, 1, border_radius=8)
         if self.focused and self.enabled:
             pygame.draw.rect(surface, th.highlight, r.inflate(6, 6), 2, border_radius=10)
-        for img, pos in self.label_images(app, fg, r):
-            surface.blit(img, pos)
+        key = (self.label, fg, r.size, self.font_size, app.font(self.font_size, True))
+        made = getattr(self, "_labels", None)
+        if made is None or made[0] != key:
+            before = len(CLIPPED)
+            images = self.label_images(app, fg, r)
+            made = self._labels = (key, [(img, (x - r.x, y - r.y)) for img, (x, y) in images], CLIPPED[before:])
+        else:
+            for text, width in made[2]:     # a label cut to fit is noted every time it is drawn
+                note_clipped(text, width)
+        for img, (dx, dy) in made[1]:
+            surface.blit(img, (r.x + dx, r.y + dy))
 
     def label_images(self, app: Any, fg: RGB, r: pygame.Rect) -> list[tuple[pygame.Surface, tuple[int, int]]]:
         """The label fitted to the button (``LABEL_PAD`` px clear each side): the largest size down to
