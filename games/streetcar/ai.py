@@ -35,7 +35,7 @@ from dataclasses import replace
 from sim.core.rules import Action, IllegalAction
 
 from . import route as R
-from .data import CURVE, DICE, STRAIGHT, route_cards_for, stops_of
+from .data import CURVE, DICE, LETTERS, STRAIGHT, route_cards_for, stops_of
 from .rules import State, StreetcarRules
 from .trip import TripValues
 from .tiles import (ALL_MASKS, BOARD_CELLS, BOARD_SET, BUILDING_AT, CELLS, EXCHANGEABLE, EXITS, LEGS, NEIGH,
@@ -97,14 +97,22 @@ def _upgrade_pairs(old: int, must: int, forbid: int) -> int:
 #: turns a trip takes per square more of route (``trip.TripValues`` on bot routes of 26 to 39 squares:
 #: about 0.2 with the BGA dice, 0.3 published, 0.44 classic), times 20.
 DRIVE_STEP = {"bga": 4, "published": 6, "classic": 9}
+#: Plan cost of passing a station that is no stop of the route (H stops there: the more H weighs, the
+#: dearer).
+STATION_COST = {"bga": 3, "published": 4, "classic": 10}
+
+
+def dice_name(faces: tuple[str, ...]) -> str:
+    """The name in ``DICE`` of the dice with ``faces`` ("bga" for faces not listed)."""
+    for name, f in DICE.items():
+        if tuple(f) == tuple(faces):
+            return name
+    return "bga"
 
 
 def drive_step(faces: tuple[str, ...], classic: bool) -> int:
-    """The :data:`DRIVE_STEP` of the dice with ``faces`` (4 for dice not listed)."""
-    for name, f in DICE.items():
-        if tuple(f) == tuple(faces):
-            return DRIVE_STEP[name]
-    return DRIVE_STEP["bga"]
+    """The :data:`DRIVE_STEP` of the dice with ``faces``."""
+    return DRIVE_STEP[dice_name(faces)]
 
 
 #: Blocking (hard): a tile play that costs the own plan at most this much more than the best play may
@@ -112,6 +120,9 @@ def drive_step(faces: tuple[str, ...], classic: bool) -> int:
 #: have had at least BLOCK_EVIDENCE of their plan laid, and at most BLOCK_TARGETS (line, route card)
 #: guesses are within BLOCK_MARGIN of that. Plan cost units (a tile laid is 10).
 BLOCK_SLACK = 2
+#: A complete route waits for a turn's tiles before the trip only if they make the trip quicker by a
+#: turn and this much more (plan cost units).
+DELAY_MARGIN = 10
 BLOCK_EVIDENCE = 36
 BLOCK_MARGIN = 12
 BLOCK_TARGETS = 3
@@ -192,11 +203,14 @@ PB = tuple(tuple(pair_bit(a, b) if a != b else 0 for b in range(4)) for a in ran
 
 
 def plan_route(board: Board, line: int, stops: str, hand: tuple[int, ...] | list[int] = (),
-               step: int = 0) -> Plan | None:
+               step: int = 0, station: int = 0, build: bool = True) -> Plan | None:
     """The cheapest way to complete ``line``'s route through ``stops`` from what is on ``board``, or
     None if none can be found (see the module docstring for the costs). ``hand``: the tile ids the
     player may play now; a square that one of them fits is cheaper than one that needs a draw.
-    ``step``: the cost of every square the tram will drive (0: only the tiles to lay count)."""
+    ``step``: the cost of every square the tram will drive (0: only the tiles to lay count);
+    ``station``: the cost of passing a station that is no stop of the route (another building's sign,
+    another line's terminal, or an empty square whose tile would claim another building's sign): H
+    ends there. ``build`` False: only track already laid (the cost of driving the route as it is)."""
     hand_masks = [m for t in set(hand) for _, m in ORIENTS[t]]
     tracks = board.tracks
     cells = board.cells
@@ -209,8 +223,10 @@ def plan_route(board: Board, line: int, stops: str, hand: tuple[int, ...] | list
         if c in BUILDING_AT:
             continue
         code = cells[c]
-        if code >= 0 and code >> 2 not in EXCHANGEABLE:
+        if code >= 0 and (not build or code >> 2 not in EXCHANGEABLE):
             enter_ok[c] = SIDES[tracks[c]]
+            continue
+        if not build:
             continue
         must, forbid = board.constraints(c)
         for d in range(4):
@@ -232,6 +248,14 @@ def plan_route(board: Board, line: int, stops: str, hand: tuple[int, ...] | list
             up = _upgrade_pairs(tracks[c], must, forbid)
             add_ok[c] = (up, 0, at_hand)
             enter_ok[c] = SIDES[tracks[c]] | SIDES[up]
+    halt = [0] * CELLS
+    if station:
+        for i, k in enumerate(board.signs):
+            if k >= 0 and LETTERS[i] not in stops:
+                halt[k] = station
+        for c, k in NEXT_TO.items():
+            if k not in stops and cells[c] < 0 and board.sign_of(k) < 0:
+                halt[c] = station
     sign_bit = [0] * CELLS
     for i, k in enumerate(stops):
         sc = board.sign_of(k)
@@ -293,7 +317,7 @@ def plan_route(board: Board, line: int, stops: str, hand: tuple[int, ...] | list
             if land is None:
                 continue
             n, ne, leg = land
-            nd = d + w + (step if leg < 0 else 2 * step)
+            nd = d + w + (step if leg < 0 else 2 * step + station) + (halt[n] if n >= 0 else 0)
             if leg >= 0 and leg in goal_cells:
                 if mask == full and (best_goal is None or nd < best_goal[0]):
                     best_goal = (nd, key, t, kind)
@@ -356,6 +380,9 @@ class StreetcarBot:
                 return {"t": "start", "end": self.rng.choice(ends)}
             st = s.seats[me]
             if self.level == "hard":
+                a = self._shorten(rules, s, me)
+                if a is not None:
+                    return a
                 return {"t": "start", "end": min((self._trip_from(s, me, e), e) for e in ends)[1]}
             lens = [(R.route_length(s.board, st.line, e, st.stops) or 999, e) for e in ends]
             return {"t": "start", "end": min(lens)[1]}
@@ -395,12 +422,54 @@ class StreetcarBot:
             raise ValueError("no legal action")
         return acts[0]
 
+    def _drive_cost(self, s: State, me: int) -> int:
+        """Plan cost of driving ``me``'s complete route as laid (hard's squares and stations)."""
+        st = s.seats[me]
+        dice = dice_name(s.faces)
+        p = plan_route(s.board, st.line, st.stops, (), DRIVE_STEP[dice], STATION_COST[dice], build=False)
+        return p.cost if p is not None else 1 << 20
+
+    def _shorten(self, rules, s: State, me: int) -> Action | None:
+        """When to start the trip (hard, route complete): a tile that makes the route quicker to drive
+        before the trip starts. After the first tile of a turn the trip may still start this turn, so
+        a first tile that shortens the route at all is laid; a tile that would put the start off to
+        the next turn only if the trip gets quicker by more than a turn (20) and ``DELAY_MARGIN``."""
+        plan = self._plan(rules, s, me)
+        if plan is None or not plan.steps:
+            return None
+        now = self._drive_cost(s, me)
+        tile_cost = sum(TILE_COST for _ in plan.steps)
+        need = 1 if s.played == 0 else 2 * TILE_COST + DELAY_MARGIN
+        if s.played == 0 and len(plan.steps) > 1:
+            # the whole plan takes both tiles: worth a turn's wait?
+            if now - (plan.cost - tile_cost) <= 2 * TILE_COST + DELAY_MARGIN:
+                need = 1 << 20
+        best = None
+        for _score, a in self._plan_candidates(rules, s, me, plan)[:HARD_WIDTH]:
+            try:
+                ns = self._after_tile(rules, s, me, a)
+            except IllegalAction:
+                continue
+            if ns.pending or not rules.route_complete(ns, me):
+                continue
+            gain = now - self._drive_cost(ns, me)
+            if len(plan.steps) > 1 and s.played == 0 and need < 1 << 20:
+                gain = max(gain, need)      # the first of the two tiles the wait is for
+            if gain >= need and (best is None or gain > best[0]):
+                best = (gain, a)
+        if best is None and s.played == 0 and now - (plan.cost - tile_cost) > 2 * TILE_COST + DELAY_MARGIN:
+            return self._fetch(rules, s, me, plan)   # the straight or curve it needs, from the board
+        return None if best is None else best[1]
+
     def _plan(self, rules, s: State, me: int) -> Plan | None:
         """``me``'s cheapest plan on ``s`` with the tiles it may use; the hard bot also counts the
         squares the tram will drive (``drive_step``)."""
         st = s.seats[me]
-        step = drive_step(s.faces, s.classic) if self.level == "hard" else 0
-        return plan_route(s.board, st.line, st.stops, self._usable(rules, s, me), step)
+        if self.level != "hard":
+            return plan_route(s.board, st.line, st.stops, self._usable(rules, s, me))
+        dice = dice_name(s.faces)
+        return plan_route(s.board, st.line, st.stops, self._usable(rules, s, me), DRIVE_STEP[dice],
+                          STATION_COST[dice])
 
     @staticmethod
     def _usable(rules, s: State, me: int) -> list[int]:
