@@ -99,7 +99,7 @@ def _upgrade_pairs(old: int, must: int, forbid: int) -> int:
 DRIVE_STEP = {"bga": 4, "published": 6, "classic": 9}
 #: Plan cost of passing a station that is no stop of the route (H stops there: the more H weighs, the
 #: dearer).
-STATION_COST = {"bga": 3, "published": 4, "classic": 10}
+STATION_COST = {"bga": 0, "published": 2, "classic": 10}
 
 
 def dice_name(faces: tuple[str, ...]) -> str:
