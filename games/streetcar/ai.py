@@ -146,7 +146,14 @@ def route_guesses(s: State, me: int) -> list[tuple[int, str, int]]:
     """The ``(line, stops, evidence)`` the secret cards of the other seats may be, likeliest first,
     from what ``me`` sees (its own cards and every driver's are taken). Evidence: how much of that
     route's plan is already on the board (its plan cost on an empty board less its cost now, no tiles
-    at hand); the others lay track toward their own routes."""
+    at hand, leaving out the tiles of ``me``'s own route so far); the others lay track toward their
+    own routes."""
+    board = s.board
+    st = s.seats[me]
+    if st.line:
+        own = {R.node_cell(n) for path in R.serving_paths(board, st.line, st.stops) for n in path}
+        cells = tuple(-1 if c in own and c in BOARD_SET else code for c, code in enumerate(board.cells))
+        board = Board(cells, board.signs)
     taken_lines = {st.line for st in s.seats if st.line}
     taken_cards = {st.card for st in s.seats if st.card}
     cards = [c for c in route_cards_for(s.players) if c not in taken_cards]
@@ -155,7 +162,7 @@ def route_guesses(s: State, me: int) -> list[tuple[int, str, int]]:
     for line in lines:
         for c in cards:
             stops = stops_of(c, line)
-            p = plan_route(s.board, line, stops)
+            p = plan_route(board, line, stops)
             if p is not None:
                 guesses.append((line, stops, empty_board_cost(line, stops) - p.cost))
     guesses.sort(key=lambda g: -g[2])
@@ -431,33 +438,41 @@ class StreetcarBot:
 
     def _shorten(self, rules, s: State, me: int) -> Action | None:
         """When to start the trip (hard, route complete): a tile that makes the route quicker to drive
-        before the trip starts. After the first tile of a turn the trip may still start this turn, so
-        a first tile that shortens the route at all is laid; a tile that would put the start off to
-        the next turn only if the trip gets quicker by more than a turn (20) and ``DELAY_MARGIN``."""
+        (:meth:`_drive_cost`) before the trip starts. After the first tile of a turn the trip may
+        still start this turn, so a first tile that shortens the route at all is laid; tiles that put
+        the start off to the next turn only if they make the trip quicker by more than a turn (20)
+        and ``DELAY_MARGIN``. None: start now."""
         plan = self._plan(rules, s, me)
         if plan is None or not plan.steps:
             return None
         now = self._drive_cost(s, me)
-        tile_cost = sum(TILE_COST for _ in plan.steps)
-        need = 1 if s.played == 0 else 2 * TILE_COST + DELAY_MARGIN
-        if s.played == 0 and len(plan.steps) > 1:
-            # the whole plan takes both tiles: worth a turn's wait?
-            if now - (plan.cost - tile_cost) <= 2 * TILE_COST + DELAY_MARGIN:
-                need = 1 << 20
+        wait = 2 * TILE_COST + DELAY_MARGIN
         best = None
-        for _score, a in self._plan_candidates(rules, s, me, plan)[:HARD_WIDTH]:
+
+        def after(state: State, a: Action) -> State | None:
             try:
-                ns = self._after_tile(rules, s, me, a)
+                ns = self._after_tile(rules, state, me, a)
             except IllegalAction:
+                return None
+            return None if ns.pending or not rules.route_complete(ns, me) else ns
+
+        for _score, a in self._plan_candidates(rules, s, me, plan)[:HARD_WIDTH]:
+            ns = after(s, a)
+            if ns is None:
                 continue
-            if ns.pending or not rules.route_complete(ns, me):
-                continue
-            gain = now - self._drive_cost(ns, me)
-            if len(plan.steps) > 1 and s.played == 0 and need < 1 << 20:
-                gain = max(gain, need)      # the first of the two tiles the wait is for
-            if gain >= need and (best is None or gain > best[0]):
+            one = now - self._drive_cost(ns, me)
+            gain = one if one >= (1 if s.played == 0 else wait) else 0
+            p2 = self._plan(rules, ns, me) if s.played == 0 else None
+            if p2 is not None and p2.steps:
+                for _s2, a2 in self._plan_candidates(rules, ns, me, p2)[:HARD_WIDTH]:
+                    n2 = after(ns, a2)
+                    if n2 is not None:
+                        two = now - self._drive_cost(n2, me)
+                        if two - max(one, 0) >= wait:   # the second tile is worth the turn's wait
+                            gain = max(gain, two)
+            if gain > 0 and (best is None or gain > best[0]):
                 best = (gain, a)
-        if best is None and s.played == 0 and now - (plan.cost - tile_cost) > 2 * TILE_COST + DELAY_MARGIN:
+        if best is None and s.played == 0 and now - (plan.cost - TILE_COST * len(plan.steps)) > wait:
             return self._fetch(rules, s, me, plan)   # the straight or curve it needs, from the board
         return None if best is None else best[1]
 
