@@ -21,8 +21,15 @@ complete.
   (tools counts as the way back); it rolls on when the expected squares left after the next roll (the
   best die of each outcome) beat stopping by half a square.
 * hard: as medium, but it re-plans after each of its best candidates, and for the first tile of a turn
-  also after the best second tile, so both tiles count. On the trip it picks dice and rolls on by the
-  expected turns still to finish (``trip.TripValues``, exact for the dice's known odds).
+  also after the best second tile, so both tiles count. Its plans also count the squares the tram will
+  drive and, where H weighs, the stations on the way that are none of its stops (``DRIVE_STEP``,
+  ``STATION_COST``: the dice's odds make a square of route worth a share of a turn). With its route
+  complete it first lays a tile that shortens the trip when the trip can still start that turn, and
+  puts the start off a turn only for tiles that save more than a turn of driving. A tile that costs
+  its own plan (almost) nothing goes in the way of an opponent's obvious route (guessed from the track
+  laid, :func:`route_guesses`) when that makes the route dearer. On the trip it picks the terminal,
+  the dice and whether to roll on by the expected turns still to finish (``trip.TripValues``, exact
+  for the dice's known odds).
 """
 from __future__ import annotations
 
