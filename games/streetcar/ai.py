@@ -62,6 +62,9 @@ SCORE_WEIGHT = 0.3    # plan cost per point of a tile play's own score (``_plan_
 #: tile search answers with the best play found so far (it usually needs a tenth of that). Easy and
 #: medium do not search.
 THINK_BUDGET = 0.5
+#: CPU seconds of the budget kept back from the tile search for what follows it (a blocking play, the
+#: trip's values).
+THINK_RESERVE = 0.08
 
 _BASIC = frozenset(m for t in (STRAIGHT, CURVE) for m in ORIENT[t])
 
@@ -621,7 +624,7 @@ class StreetcarBot:
         best = None
         self._harmless_ids = set()
         valued: list[tuple[float, Action]] = []
-        deadline = self.clock() + THINK_BUDGET
+        deadline = self.clock() + THINK_BUDGET - THINK_RESERVE
         self.cut = False
         firsts = self._options(rules, s, me, plan, cands)
         harmless = set(self._harmless_ids)
@@ -643,11 +646,16 @@ class StreetcarBot:
                     second = self._options(rules, ns, me, p2, self._plan_candidates(rules, ns, me, p2))
                     after = []
                     for a2 in second:
+                        if best is not None and self.clock() > deadline:
+                            self.cut = True
+                            break
                         try:
                             n2 = self._after_tile(rules, ns, me, a2)
                         except IllegalAction:
                             continue
                         after.append(value(n2))
+                    if self.cut:
+                        break                 # this first tile was not weighed in full
                     if after:
                         total = min(after)
             # the plan squares' own merits (a stop sign claimed, track joined) break near ties
