@@ -120,23 +120,18 @@ def dice_name(faces: tuple[str, ...]) -> str:
     return "bga"
 
 
-def drive_step(faces: tuple[str, ...], classic: bool) -> int:
-    """The :data:`DRIVE_STEP` of the dice with ``faces``."""
-    return DRIVE_STEP[dice_name(faces)]
-
-
 #: Blocking (hard): a tile play that costs the own plan at most this much more than the best play may
 #: go in an opponent's way instead; the opponent's route counts as obvious when its likeliest cards
 #: have had at least BLOCK_EVIDENCE of their plan laid, and at most BLOCK_TARGETS (line, route card)
 #: guesses are within BLOCK_MARGIN of that. Plan cost units (a tile laid is 10).
 BLOCK_SLACK = 2
-#: A complete route waits for a turn's tiles before the trip only if they make the trip quicker by a
-#: turn and this much more (plan cost units).
-DELAY_MARGIN = 10
 BLOCK_EVIDENCE = 36
 BLOCK_MARGIN = 12
 BLOCK_TARGETS = 3
 BLOCK_TRIES = 10      # blocking squares weighed per tile kind
+#: A complete route waits for a turn's tiles before the trip only if they make the trip quicker by a
+#: turn and this much more (plan cost units).
+DELAY_MARGIN = 10
 
 
 _EMPTY_COST: dict[tuple[int, str], int] = {}
@@ -488,7 +483,7 @@ class StreetcarBot:
 
     def _plan(self, rules, s: State, me: int) -> Plan | None:
         """``me``'s cheapest plan on ``s`` with the tiles it may use; the hard bot also counts the
-        squares the tram will drive (``drive_step``)."""
+        squares the tram will drive and the stations passed (``DRIVE_STEP``, ``STATION_COST``)."""
         st = s.seats[me]
         if self.level != "hard":
             return plan_route(s.board, st.line, st.stops, self._usable(rules, s, me))
