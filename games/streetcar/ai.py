@@ -60,7 +60,7 @@ HARD_WIDTH = 8        # tile plays on the plan the hard bot weighs, per tile of 
 SCORE_WEIGHT = 0.3    # plan cost per point of a tile play's own score (``_plan_candidates``)
 #: CPU seconds (of the thinking thread, ``time.thread_time``) a hard decision may take: past it the
 #: tile search answers with the best play found so far (on average it needs a fifth to a third of
-#: that; about one decision in six is cut short). Easy and medium do not search.
+#: that; one decision in four or five is cut short). Easy and medium do not search.
 THINK_BUDGET = 0.5
 #: CPU seconds of the budget kept back from the tile search for what follows it (a blocking play, the
 #: trip's values).
