@@ -21,8 +21,15 @@ complete.
   (tools counts as the way back); it rolls on when the expected squares left after the next roll (the
   best die of each outcome) beat stopping by half a square.
 * hard: as medium, but it re-plans after each of its best candidates, and for the first tile of a turn
-  also after the best second tile, so both tiles count. On the trip it picks dice and rolls on by the
-  expected turns still to finish (``trip.TripValues``, exact for the dice's known odds).
+  also after the best second tile, so both tiles count. Its plans also count the squares the tram will
+  drive and, where H weighs, the stations on the way that are none of its stops (``DRIVE_STEP``,
+  ``STATION_COST``: the dice's odds make a square of route worth a share of a turn). With its route
+  complete it first lays a tile that shortens the trip when the trip can still start that turn, and
+  puts the start off a turn only for tiles that save more than a turn of driving. A tile that costs
+  its own plan (almost) nothing goes in the way of an opponent's obvious route (guessed from the track
+  laid, :func:`route_guesses`) when that makes the route dearer. On the trip it picks the terminal,
+  the dice and whether to roll on by the expected turns still to finish (``trip.TripValues``, exact
+  for the dice's known odds).
 """
 from __future__ import annotations
 
@@ -35,11 +42,12 @@ from dataclasses import replace
 from sim.core.rules import Action, IllegalAction
 
 from . import route as R
-from .data import CURVE, STRAIGHT
+from .data import CURVE, DICE, LETTERS, STRAIGHT, route_cards_for, stops_of
 from .rules import State, StreetcarRules
 from .trip import TripValues
 from .tiles import (ALL_MASKS, BOARD_CELLS, BOARD_SET, BUILDING_AT, CELLS, EXCHANGEABLE, EXITS, LEGS, NEIGH,
-                    NEXT_TO, ORIENT, ORIENTS, SIDES, TERMINAL_CELLS, Board, keeps_tracks, pair_bit, xy_of)
+                    NEXT_TO, ORIENT, ORIENTS, SIDES, TERMINAL_CELLS, Board, empty_board, keeps_tracks, pair_bit,
+                    xy_of)
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -51,9 +59,12 @@ EXCHANGE_WAIT = 20    # ... none at hand
 HARD_WIDTH = 8        # tile plays on the plan the hard bot weighs, per tile of its turn
 SCORE_WEIGHT = 0.3    # plan cost per point of a tile play's own score (``_plan_candidates``)
 #: CPU seconds (of the thinking thread, ``time.thread_time``) a hard decision may take: past it the
-#: tile search answers with the best play found so far (it usually needs a tenth of that). Easy and
-#: medium do not search.
+#: tile search answers with the best play found so far (on average it needs a fifth to a third of
+#: that; one decision in four or five is cut short). Easy and medium do not search.
 THINK_BUDGET = 0.5
+#: CPU seconds of the budget kept back from the tile search for what follows it (a blocking play, the
+#: trip's values).
+THINK_RESERVE = 0.08
 
 _BASIC = frozenset(m for t in (STRAIGHT, CURVE) for m in ORIENT[t])
 
@@ -90,6 +101,77 @@ def _upgrade_pairs(old: int, must: int, forbid: int) -> int:
                 v |= m & ~old
         _UPGRADE_CACHE[k] = v
     return v
+
+
+#: Plan cost of one square the tram will drive, per dice (a tile laid is 10, half a turn): the expected
+#: turns a trip takes per square more of route (``trip.TripValues`` on bot routes of 26 to 39 squares:
+#: about 0.2 with the BGA dice, 0.3 published, 0.44 classic), times 20.
+DRIVE_STEP = {"bga": 4, "published": 6, "classic": 9}
+#: Plan cost of passing a station that is no stop of the route (H stops there: the more H weighs, the
+#: dearer).
+STATION_COST = {"bga": 0, "published": 2, "classic": 10}
+
+
+def dice_name(faces: tuple[str, ...]) -> str:
+    """The name in ``DICE`` of the dice with ``faces`` ("bga" for faces not listed)."""
+    for name, f in DICE.items():
+        if tuple(f) == tuple(faces):
+            return name
+    return "bga"
+
+
+#: Blocking (hard): a tile play that costs the own plan at most this much more than the best play may
+#: go in an opponent's way instead; the opponent's route counts as obvious when its likeliest cards
+#: have had at least BLOCK_EVIDENCE of their plan laid, and at most BLOCK_TARGETS (line, route card)
+#: guesses are within BLOCK_MARGIN of that. Plan cost units (a tile laid is 10).
+BLOCK_SLACK = 2
+BLOCK_EVIDENCE = 36
+BLOCK_MARGIN = 12
+BLOCK_TARGETS = 3
+BLOCK_TRIES = 10      # blocking squares weighed per tile kind
+#: A complete route waits for a turn's tiles before the trip only if they make the trip quicker by a
+#: turn and this much more (plan cost units).
+DELAY_MARGIN = 10
+
+
+_EMPTY_COST: dict[tuple[int, str], int] = {}
+
+
+def empty_board_cost(line: int, stops: str) -> int:
+    """The cost of ``line``'s plan through ``stops`` on an empty board, no tiles at hand (cached)."""
+    k = (line, stops)
+    v = _EMPTY_COST.get(k)
+    if v is None:
+        p = plan_route(empty_board(), line, stops)
+        v = _EMPTY_COST[k] = p.cost if p is not None else 1 << 20
+    return v
+
+
+def route_guesses(s: State, me: int) -> list[tuple[int, str, int]]:
+    """The ``(line, stops, evidence)`` the secret cards of the other seats may be, likeliest first,
+    from what ``me`` sees (its own cards and every driver's are taken). Evidence: how much of that
+    route's plan is already on the board (its plan cost on an empty board less its cost now, no tiles
+    at hand, leaving out the tiles of ``me``'s own route so far); the others lay track toward their
+    own routes."""
+    board = s.board
+    st = s.seats[me]
+    if st.line:
+        own = {R.node_cell(n) for path in R.serving_paths(board, st.line, st.stops) for n in path}
+        cells = tuple(-1 if c in own and c in BOARD_SET else code for c, code in enumerate(board.cells))
+        board = Board(cells, board.signs)
+    taken_lines = {st.line for st in s.seats if st.line}
+    taken_cards = {st.card for st in s.seats if st.card}
+    cards = [c for c in route_cards_for(s.players) if c not in taken_cards]
+    lines = [k for k in range(1, 7) if k not in taken_lines]
+    guesses = []
+    for line in lines:
+        for c in cards:
+            stops = stops_of(c, line)
+            p = plan_route(board, line, stops)
+            if p is not None:
+                guesses.append((line, stops, empty_board_cost(line, stops) - p.cost))
+    guesses.sort(key=lambda g: -g[2])
+    return guesses
 
 
 class Plan:
@@ -132,10 +214,15 @@ LAND = _landings()
 PB = tuple(tuple(pair_bit(a, b) if a != b else 0 for b in range(4)) for a in range(4))
 
 
-def plan_route(board: Board, line: int, stops: str, hand: tuple[int, ...] | list[int] = ()) -> Plan | None:
+def plan_route(board: Board, line: int, stops: str, hand: tuple[int, ...] | list[int] = (),
+               step: int = 0, station: int = 0, build: bool = True) -> Plan | None:
     """The cheapest way to complete ``line``'s route through ``stops`` from what is on ``board``, or
     None if none can be found (see the module docstring for the costs). ``hand``: the tile ids the
-    player may play now; a square that one of them fits is cheaper than one that needs a draw."""
+    player may play now; a square that one of them fits is cheaper than one that needs a draw.
+    ``step``: the cost of every square the tram will drive (0: only the tiles to lay count);
+    ``station``: the cost of passing a station that is no stop of the route (another building's sign,
+    another line's terminal, or an empty square whose tile would claim another building's sign): H
+    ends there. ``build`` False: only track already laid (the cost of driving the route as it is)."""
     hand_masks = [m for t in set(hand) for _, m in ORIENTS[t]]
     tracks = board.tracks
     cells = board.cells
@@ -148,8 +235,10 @@ def plan_route(board: Board, line: int, stops: str, hand: tuple[int, ...] | list
         if c in BUILDING_AT:
             continue
         code = cells[c]
-        if code >= 0 and code >> 2 not in EXCHANGEABLE:
+        if code >= 0 and (not build or code >> 2 not in EXCHANGEABLE):
             enter_ok[c] = SIDES[tracks[c]]
+            continue
+        if not build:
             continue
         must, forbid = board.constraints(c)
         for d in range(4):
@@ -171,6 +260,14 @@ def plan_route(board: Board, line: int, stops: str, hand: tuple[int, ...] | list
             up = _upgrade_pairs(tracks[c], must, forbid)
             add_ok[c] = (up, 0, at_hand)
             enter_ok[c] = SIDES[tracks[c]] | SIDES[up]
+    halt = [0] * CELLS
+    if station:
+        for i, k in enumerate(board.signs):
+            if k >= 0 and LETTERS[i] not in stops:
+                halt[k] = station
+        for c, k in NEXT_TO.items():
+            if k not in stops and cells[c] < 0 and board.sign_of(k) < 0:
+                halt[c] = station
     sign_bit = [0] * CELLS
     for i, k in enumerate(stops):
         sc = board.sign_of(k)
@@ -232,7 +329,7 @@ def plan_route(board: Board, line: int, stops: str, hand: tuple[int, ...] | list
             if land is None:
                 continue
             n, ne, leg = land
-            nd = d + w
+            nd = d + w + (step if leg < 0 else 2 * step + station) + (halt[n] if n >= 0 else 0)
             if leg >= 0 and leg in goal_cells:
                 if mask == full and (best_goal is None or nd < best_goal[0]):
                     best_goal = (nd, key, t, kind)
@@ -272,11 +369,14 @@ class StreetcarBot:
         #: whether the last tile search ran out of time
         self.cut = False
         self._trip_values = None
+        self._harmless_ids: set[int] = set()
+        self._t0 = 0.0          # clock reading at the start of the current decision
 
     # ------------------------------------------------------------------ entry point
     def select_action(self, rules: StreetcarRules, state: State, player: int) -> Action:
         """The bot's action for ``player`` (who must be to act); raises ``ValueError`` if there is
         none."""
+        self._t0 = self.clock()
         obs = rules.observe(state, player)
         if obs.phase == "play":
             return self._build(rules, obs, player)
@@ -293,6 +393,11 @@ class StreetcarBot:
             if self.level == "easy":
                 return {"t": "start", "end": self.rng.choice(ends)}
             st = s.seats[me]
+            if self.level == "hard":
+                a = self._shorten(rules, s, me)
+                if a is not None:
+                    return a
+                return {"t": "start", "end": min((self._trip_from(s, me, e), e) for e in ends)[1]}
             lens = [(R.route_length(s.board, st.line, e, st.stops) or 999, e) for e in ends]
             return {"t": "start", "end": min(lens)[1]}
         if s.pending:  # a first tile that needs its second (only the random fallback below plays one)
@@ -300,7 +405,7 @@ class StreetcarBot:
             if plays:
                 return plays[0]
         st = s.seats[me]
-        plan = plan_route(s.board, st.line, st.stops, self._usable(rules, s, me))
+        plan = self._plan(rules, s, me)
         if self.level == "easy" and self.rng.random() < 0.3:
             a = self._random_play(rules, s, me)
             if a is not None:
@@ -330,6 +435,63 @@ class StreetcarBot:
         if not acts:
             raise ValueError("no legal action")
         return acts[0]
+
+    def _drive_cost(self, s: State, me: int) -> int:
+        """Plan cost of driving ``me``'s complete route as laid (hard's squares and stations)."""
+        st = s.seats[me]
+        dice = dice_name(s.faces)
+        p = plan_route(s.board, st.line, st.stops, (), DRIVE_STEP[dice], STATION_COST[dice], build=False)
+        return p.cost if p is not None else 1 << 20
+
+    def _shorten(self, rules, s: State, me: int) -> Action | None:
+        """When to start the trip (hard, route complete): a tile that makes the route quicker to drive
+        (:meth:`_drive_cost`) before the trip starts. After the first tile of a turn the trip may
+        still start this turn, so a first tile that shortens the route at all is laid; tiles that put
+        the start off to the next turn only if they make the trip quicker by more than a turn (20)
+        and ``DELAY_MARGIN``. None: start now."""
+        plan = self._plan(rules, s, me)
+        if plan is None or not plan.steps:
+            return None
+        now = self._drive_cost(s, me)
+        wait = 2 * TILE_COST + DELAY_MARGIN
+        best = None
+
+        def after(state: State, a: Action) -> State | None:
+            try:
+                ns = self._after_tile(rules, state, me, a)
+            except IllegalAction:
+                return None
+            return None if ns.pending or not rules.route_complete(ns, me) else ns
+
+        for _score, a in self._plan_candidates(rules, s, me, plan)[:HARD_WIDTH]:
+            ns = after(s, a)
+            if ns is None:
+                continue
+            one = now - self._drive_cost(ns, me)
+            gain = one if one >= (1 if s.played == 0 else wait) else 0
+            p2 = self._plan(rules, ns, me) if s.played == 0 else None
+            if p2 is not None and p2.steps:
+                for _s2, a2 in self._plan_candidates(rules, ns, me, p2)[:HARD_WIDTH]:
+                    n2 = after(ns, a2)
+                    if n2 is not None:
+                        two = now - self._drive_cost(n2, me)
+                        if two - max(one, 0) >= wait:   # the second tile is worth the turn's wait
+                            gain = max(gain, two)
+            if gain > 0 and (best is None or gain > best[0]):
+                best = (gain, a)
+        if best is None and s.played == 0 and now - (plan.cost - TILE_COST * len(plan.steps)) > wait:
+            return self._fetch(rules, s, me, plan)   # the straight or curve it needs, from the board
+        return None if best is None else best[1]
+
+    def _plan(self, rules, s: State, me: int) -> Plan | None:
+        """``me``'s cheapest plan on ``s`` with the tiles it may use; the hard bot also counts the
+        squares the tram will drive and the stations passed (``DRIVE_STEP``, ``STATION_COST``)."""
+        st = s.seats[me]
+        if self.level != "hard":
+            return plan_route(s.board, st.line, st.stops, self._usable(rules, s, me))
+        dice = dice_name(s.faces)
+        return plan_route(s.board, st.line, st.stops, self._usable(rules, s, me), DRIVE_STEP[dice],
+                          STATION_COST[dice])
 
     @staticmethod
     def _usable(rules, s: State, me: int) -> list[int]:
@@ -402,7 +564,7 @@ class StreetcarBot:
         st = s.seats[me]
 
         def cost_of(state: State) -> tuple[int, Plan | None]:
-            p = plan_route(state.board, st.line, st.stops, self._usable(rules, state, me))
+            p = self._plan(rules, state, me)
             return (p.cost if p is not None else 10 ** 6), p
 
         best = None
@@ -436,26 +598,33 @@ class StreetcarBot:
             seen.add((h == me, tile))
             a = self._harmless(rules, s, me, plan, only=(h, tile))
             if a is not None:
+                self._harmless_ids.add(id(a))
                 out.append(a)
         return out
 
     def _search_tiles(self, rules, s: State, me: int, plan: Plan, cands) -> Action | None:
         """The hard bot's tile: every option (:meth:`_options`) and, for the first tile of a turn, every
         second tile after it, valued by the cost of the cheapest plan left (which counts the tiles at
-        hand that fit it); a plan that can be completed by starting now wins outright. None when
-        there is nothing to weigh."""
+        hand that fit it and the squares to drive); a route complete after the first tile is a turn
+        cheaper (the trip starts at once). None when there is nothing to weigh."""
         st = s.seats[me]
 
         def value(state: State) -> float:
+            p = self._plan(rules, state, me)
+            if p is None:
+                return 1e6
             if rules.route_complete(state, me):
-                return -1.0
-            p = plan_route(state.board, st.line, st.stops, self._usable(rules, state, me))
-            return float(p.cost) if p is not None else 1e6
+                # complete after the first tile: the trip starts this turn, a turn (20) earlier
+                return p.cost - (2 * TILE_COST if state.played == 1 else TILE_COST // 2)
+            return float(p.cost)
 
         best = None
-        deadline = self.clock() + THINK_BUDGET
+        self._harmless_ids = set()
+        valued: list[tuple[float, Action]] = []
+        deadline = self._t0 + THINK_BUDGET - THINK_RESERVE    # from the start of the decision
         self.cut = False
         firsts = self._options(rules, s, me, plan, cands)
+        harmless = set(self._harmless_ids)
         scores = {id(a): sc for sc, a in cands}
         if len(firsts) <= 1 and s.played:
             return firsts[0] if firsts else None
@@ -469,22 +638,106 @@ class StreetcarBot:
                 continue
             total = value(ns)
             if s.played == 0 and total > 0:
-                p2 = plan_route(ns.board, st.line, st.stops, self._usable(rules, ns, me))
+                p2 = self._plan(rules, ns, me)
                 if p2 is not None:
                     second = self._options(rules, ns, me, p2, self._plan_candidates(rules, ns, me, p2))
                     after = []
                     for a2 in second:
+                        if best is not None and self.clock() > deadline:
+                            self.cut = True
+                            break
                         try:
                             n2 = self._after_tile(rules, ns, me, a2)
                         except IllegalAction:
                             continue
                         after.append(value(n2))
+                    if self.cut:
+                        break                 # this first tile was not weighed in full
                     if after:
                         total = min(after)
             # the plan squares' own merits (a stop sign claimed, track joined) break near ties
             key = (total - SCORE_WEIGHT * scores.get(id(a), 0.0), k)
+            valued.append((key[0], a))
             if best is None or key < best[0]:
                 best = (key, a)
+        if best is None:
+            return None
+        # a tile that costs the own route (almost) nothing may as well be laid in an opponent's way
+        cheap = [a for v, a in valued if id(a) in harmless and v <= best[0][0] + BLOCK_SLACK]
+        if cheap and not self.cut:
+            blocked = self._block(rules, s, me, plan, cheap, value, deadline)
+            if blocked is not None:
+                return blocked
+        return best[1]
+
+    def _block(self, rules, s: State, me: int, plan: Plan, cheap: list[Action], value, deadline: float) -> Action | None:
+        """A play of one of the ``cheap`` tiles (each (hand, tile) of a harmless option, as dear to the
+        own plan as the best play) on a square of an opponent's obvious route (:func:`route_guesses`)
+        that makes that route dearer the most, and the own plan (``value`` of a state) at most
+        ``BLOCK_SLACK`` dearer than the harmless play does; None if none does."""
+        if not any(i != me and not st.driving for i, st in enumerate(s.seats)):
+            return None
+        guesses = route_guesses(s, me)
+        if not guesses or guesses[0][2] < BLOCK_EVIDENCE:
+            return None
+        targets = [g for g in guesses if g[2] >= guesses[0][2] - BLOCK_MARGIN]
+        if len(targets) > BLOCK_TARGETS:
+            return None
+        builders = [i for i, st in enumerate(s.seats) if i != me and not st.driving]
+        hand = [t for h in rules.sources(s, builders[0]) for t in s.seats[h].hand] if len(builders) == 1 else []
+        board = s.board
+        now, want = [], {}
+        for line, stops, _ev in targets:
+            p = plan_route(board, line, stops, hand)
+            if p is None:
+                continue
+            now.append((line, stops, p.cost))
+            for c, e, t, kind in p.steps:
+                if kind == "place":
+                    want[c] = want.get(c, 0) | pair_bit(e, t)
+        near = set(plan.cells) | {c for c, k in NEXT_TO.items() if k in s.seats[me].stops}
+
+        def frontier(c: int) -> bool:   # laid track ends in this square
+            return any(n >= 0 and board.tracks[n] and SIDES[board.tracks[n]] >> ((d + 2) % 4) & 1
+                       for d, n in enumerate(NEIGH[c]))
+
+        squares = sorted((c for c in want if c not in near and board.cells[c] < 0),
+                         key=lambda c: (not frontier(c), c))[:BLOCK_TRIES]
+        mine = {}
+        for a in cheap:
+            k = (a.get("hand", me), a["tile"])
+            if k not in mine:
+                mine[k] = value(self._after_tile(rules, s, me, a))
+        tiles = list(mine)
+        # trees first: they can never be exchanged away
+        tiles.sort(key=lambda ht: ht[1] not in range(6, 12))
+        best = None
+        for h, tile in tiles:
+            for c in squares:
+                if self.clock() > deadline:
+                    self.cut = True
+                    return None if best is None else best[1]
+                rots = [(bin(SIDES[m] & SIDES[want[c]]).count("1"), r) for r, m in ORIENTS[tile]
+                        if not m & want[c] and board.placeable(c, m)]
+                if not rots:
+                    continue
+                x, y = xy_of(c)
+                a = {"t": "tile", "tile": tile, "rot": min(rots)[1], "x": x, "y": y}
+                if h != me:
+                    a["hand"] = h
+                try:
+                    ns = self._after_tile(rules, s, me, a)
+                except IllegalAction:
+                    continue
+                if ns.pending:
+                    continue
+                gain = min(((p2.cost if p2 is not None else cost + 60) - cost
+                            for line, stops, cost in now
+                            for p2 in (plan_route(ns.board, line, stops, hand),)), default=0)
+                if gain <= 0 or value(ns) > mine[(h, tile)] + BLOCK_SLACK:
+                    continue
+                if gain > 0 and (best is None or gain > best[0]):
+                    best = (gain, a)
         return None if best is None else best[1]
 
     @staticmethod
@@ -626,6 +879,17 @@ class StreetcarBot:
             table = R.route_table(s.board, st.line, st.dest, st.stops)
             self._trip_values = (key, TripValues(s.board, table, s.faces, s.classic, x))
         return self._trip_values[1]
+
+    def _trip_from(self, s: State, me: int, end: int) -> float:
+        """Expected turns of a trip from terminal ``end`` of ``me``'s complete route on ``s`` (the
+        tram's first turn included; inf if the route cannot be driven from there)."""
+        st = s.seats[me]
+        table = R.route_table(s.board, st.line, 1 - end, st.stops)
+        home = R.home(st.line, end)
+        if table is None or table.distance(home, 0) is None:
+            return float("inf")
+        x = (home, 0, home)
+        return TripValues(s.board, table, s.faces, s.classic, x).V[x]
 
     def _choose_die(self, rules, s: State, me: int) -> Action:
         if self.level == "hard":
