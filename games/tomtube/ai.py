@@ -31,6 +31,7 @@ level's too, unless its budget cut a decision short).
 from __future__ import annotations
 
 import heapq
+import math
 import random
 import time
 from dataclasses import dataclass, replace
@@ -40,7 +41,7 @@ from sim.ai import RandomAgent
 from sim.core.rules import CHANCE, Action
 
 from .board import Board
-from .data import BASES, BONUS_POINTS_PER_TURN, RHOMB_BY_ID, SOLARS
+from .data import BASES, BONUS_POINTS_PER_TURN, POINTS, RHOMB_BY_ID, SOLARS
 from .geometry import (EDGE_TRIS, INTERIOR, MODULE_BY_NAME, SLOTS, TRI_CORNERS, TRIANGLES, rhomb_corners,
                        rhomb_segments)
 from .moves import FREE_COLOURS, can_reach_home, drift_paths, jump_targets
@@ -64,6 +65,11 @@ RISK_HORIZON = 6    #: placements left below which a possible stranding weighs i
 STRAND_RISK = 40.0  #: weight of a stranding that the end of placing would bring
 HORIZON_SLACK = 8.0  #: turns beyond the placements left that a tour may still take
 WIN = 1000.0
+SIGMA0 = 2.0        #: width (turns) of the race chances on a board that no longer changes (search levels)
+SIGMA_PER_RHOMB = 0.15  #: more width per placement left
+HOME_WEIGHT = 3.0
+TOUR_WEIGHT = 0.5   #: points per turn of an astronaut's tour (search levels' race value)
+TURNS_PER_COST = 0.6  #: turns per unit of route-graph cost (a drift passes several segments straight on)   #: points for being home first (search levels' race value)
 STRANDED = 200.0    #: a stranded astronaut beyond a lost game
 
 
@@ -333,6 +339,59 @@ def evaluate(rules: TomTubeRules, s: TomTubeState, me: int, risk_horizon: int = 
     return v
 
 
+def tour_times(s: TomTubeState, player: int) -> tuple[list[float], float]:
+    """``player``'s tour on the route graph: the cost (about turns) from where he stands to each solar
+    module he still has to visit, in tour order, and of the whole tour home."""
+    out: list[float] = []
+    t = 0.0
+    for a, b in legs(s, player):
+        t += TURNS_PER_COST * _leg(field(s.board, player, b), a)
+        if b != BASES[player]:
+            out.append(t)
+    return out, t
+
+
+def _sig(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
+
+
+def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SIGMA0,
+               sigma_per_rhomb: float = SIGMA_PER_RHOMB, strand_risk: float = STRAND_RISK,
+               risk_horizon: int = RISK_HORIZON, home_weight: float = HOME_WEIGHT) -> float:
+    """Value of ``s`` for ``me`` as a race for the solar counters (the search levels): the points on
+    the bases, plus for each astronaut 5 points per solar counter still to fetch times the chance that
+    he gets there before the other astronaut's tour ends the race (home with both: the bonus phase, A16)
+    or, while the other sits at home, before the board fills (end without bonus, A13). Chances are
+    logistic in the difference of tour costs (:func:`tour_times`), wider while many rhombs may still
+    change the board; the astronaut to act is half a turn ahead. A stranding risk near the end as in
+    :func:`evaluate`; a finished game or the bonus phase as there."""
+    if s.phase == "over" or s.bonus_for is not None:
+        return evaluate(rules, s, me, risk_horizon, strand_risk, 1.0, STRANDED)
+    v = float(rules.breakdown(s, me)["total"] - rules.breakdown(s, 1 - me)["total"])
+    left = placements_left(s)
+    sigma = sigma0 + sigma_per_rhomb * left
+    times = (tour_times(s, 0), tour_times(s, 1))
+    solar = POINTS["solar"]
+    for x, sign in ((me, 1.0), (1 - me, -1.0)):
+        y = 1 - x
+        sols, fx = times[x]
+        fy = times[y][1]
+        cut = fy + (0.5 if s.turn == x else -0.5)
+        for t in sols:
+            v += sign * solar * _sig((cut - t) / sigma)
+        # home first: the bonus, the other's solar counters cut off, ties won
+        v += sign * home_weight * _sig((fy - fx + (0.5 if s.turn == x else -0.5)) / sigma)
+        # every turn saved counts a little, however far the goal still is
+        v -= sign * TOUR_WEIGHT * fx
+    if 0 < left < risk_horizon:
+        f = 1.0 - left / risk_horizon
+        for p, sign in ((me, -1.0), (1 - me, 1.0)):
+            e, c, a, _so = s.supply[p]
+            if not can_reach_home(s.board, s.at[p], p, e, c, a, s.counters):
+                v += sign * strand_risk * f
+    return v
+
+
 # ---------------------------------------------------------------------------------------- the bot
 class RouteBot:
     """The Tom Tube bot (see the module docstring)."""
@@ -536,6 +595,7 @@ class Level:
     alpha_opp: float = ALPHA_OPP
     draw_margin: float = 0.0
     expectimax: bool = True
+    race: bool = True
 
 
 #: Think-time budgets (CPU seconds per decision, of the thinking thread: ``time.thread_time``, so neither
@@ -584,6 +644,8 @@ class SearchBot(RouteBot):
 
     def _eval(self, rules: TomTubeRules, s: TomTubeState, me: int) -> float:
         lv = self.level
+        if lv.race:
+            return race_value(rules, s, me, strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon)
         return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk, lv.alpha_opp, STRANDED)
 
     def _late(self) -> bool:
