@@ -348,6 +348,12 @@ def tour_times(s: TomTubeState, player: int) -> tuple[list[float], float]:
         t += TURNS_PER_COST * _leg(field(s.board, player, b), a)
         if b != BASES[player]:
             out.append(t)
+    if s.bonus_for is None and not (s.stack and s.board.has_free_slot()):
+        # the board no longer changes: the exact count, the legs in proportion
+        exact = static_tour(s, player)
+        if exact is not None:
+            k = exact / t if t > 0 else 1.0
+            return [x * k for x in out], exact
     return out, t
 
 
