@@ -68,6 +68,7 @@ WIN = 1000.0
 SIGMA0 = 2.0        #: width (turns) of the race chances on a board that no longer changes (search levels)
 SIGMA_PER_RHOMB = 0.15  #: more width per placement left
 HOME_WEIGHT = 3.0
+COUNTER_WEIGHT = 0.5  #: share of a counter's points weighed by the chance of fetching it first
 TOUR_WEIGHT = 0.5   #: points per turn of an astronaut's tour (search levels' race value)
 TURNS_PER_COST = 0.6  #: turns per unit of route-graph cost (a drift passes several segments straight on)   #: points for being home first (search levels' race value)
 STRANDED = 200.0    #: a stranded astronaut beyond a lost game
@@ -363,7 +364,8 @@ def _sig(z: float) -> float:
 
 def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SIGMA0,
                sigma_per_rhomb: float = SIGMA_PER_RHOMB, strand_risk: float = STRAND_RISK,
-               risk_horizon: int = RISK_HORIZON, home_weight: float = HOME_WEIGHT) -> float:
+               risk_horizon: int = RISK_HORIZON, home_weight: float = HOME_WEIGHT,
+               counter_weight: float = COUNTER_WEIGHT) -> float:
     """Value of ``s`` for ``me`` as a race for the solar counters (the search levels): the points on
     the bases, plus for each astronaut 5 points per solar counter still to fetch times the chance that
     he gets there before the other astronaut's tour ends the race (home with both: the bonus phase, A16)
@@ -378,17 +380,32 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
     sigma = sigma0 + sigma_per_rhomb * left
     times = (tour_times(s, 0), tour_times(s, 1))
     solar = POINTS["solar"]
+    # while an astronaut is at home the game ends once the board is full (end without bonus)
+    home = left > 0 and any(s.at[p] == BASES[p] for p in (0, 1))
     for x, sign in ((me, 1.0), (1 - me, -1.0)):
         y = 1 - x
         sols, fx = times[x]
         fy = times[y][1]
         cut = fy + (0.5 if s.turn == x else -0.5)
+        if home:
+            cut = min(cut, left + 0.5)
         for t in sols:
             v += sign * solar * _sig((cut - t) / sigma)
         # home first: the bonus, the other's solar counters cut off, ties won
         v += sign * home_weight * _sig((fy - fx + (0.5 if s.turn == x else -0.5)) / sigma)
         # every turn saved counts a little, however far the goal still is
         v -= sign * TOUR_WEIGHT * fx
+        # counters on the board: reached before the other astronaut and before the race ends
+        if s.counters:
+            dx = field(s.board, x, s.at[x])
+            dy = field(s.board, y, s.at[y])
+            for n, kind in s.counters.items():
+                tx = TURNS_PER_COST * dx.get(n, INF)
+                if tx == INF:
+                    continue
+                ty = TURNS_PER_COST * dy.get(n, INF)
+                lim = min(cut, ty + (0.5 if s.turn == x else -0.5))
+                v += sign * counter_weight * POINTS[kind] * _sig((lim - tx) / sigma)
     if 0 < left < risk_horizon:
         f = 1.0 - left / risk_horizon
         for p, sign in ((me, -1.0), (1 - me, 1.0)):
