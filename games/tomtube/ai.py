@@ -69,6 +69,8 @@ SIGMA0 = 2.0        #: width (turns) of the race chances on a board that no long
 SIGMA_PER_RHOMB = 0.15  #: more width per placement left
 HOME_WEIGHT = 3.0
 COUNTER_WEIGHT = 0.5  #: share of a counter's points weighed by the chance of fetching it first
+COUNTERS_WEIGHED = 2  #: counters on the board weighed per astronaut, the most likely first
+LOOP_PENALTY = 1.0  #: points against going back to a spot already stood on, per visit
 TOUR_WEIGHT = 0.5   #: points per turn of an astronaut's tour (search levels' race value)
 TURNS_PER_COST = 0.6  #: turns per unit of route-graph cost (a drift passes several segments straight on)   #: points for being home first (search levels' race value)
 STRANDED = 200.0    #: a stranded astronaut beyond a lost game
@@ -396,16 +398,20 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
         # every turn saved counts a little, however far the goal still is
         v -= sign * TOUR_WEIGHT * fx
         # counters on the board: reached before the other astronaut and before the race ends
+        # (the best two: each one fetched costs turns of its own)
         if s.counters:
             dx = field(s.board, x, s.at[x])
             dy = field(s.board, y, s.at[y])
+            got = []
             for n, kind in s.counters.items():
                 tx = TURNS_PER_COST * dx.get(n, INF)
                 if tx == INF:
                     continue
                 ty = TURNS_PER_COST * dy.get(n, INF)
                 lim = min(cut, ty + (0.5 if s.turn == x else -0.5))
-                v += sign * counter_weight * POINTS[kind] * _sig((lim - tx) / sigma)
+                got.append(POINTS[kind] * _sig((lim - tx) / sigma))
+            got.sort(reverse=True)
+            v += sign * counter_weight * sum(got[:COUNTERS_WEIGHED])
     if 0 < left < risk_horizon:
         f = 1.0 - left / risk_horizon
         for p, sign in ((me, -1.0), (1 - me, 1.0)):
@@ -658,6 +664,9 @@ class SearchBot(RouteBot):
         self._deadline = INF
         #: whether the last decision ran out of time
         self.cut = False
+        #: how often its astronaut stood on a sphere with the same supply on the same board (loops)
+        self._visits: dict[tuple, int] = {}
+        self._last_turn = -1
 
     def select_action(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
         s = rules.observe(s, player)
@@ -735,13 +744,24 @@ class SearchBot(RouteBot):
             weight += len(ids)
         return total / weight if weight else None
 
+    @staticmethod
+    def _spot(s: TomTubeState, player: int) -> tuple:
+        return s.at[player], s.supply[player], len(s.counters), len(s.board.rhombs)
+
     def _turn(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        if s.turns < self._last_turn:
+            self._visits.clear()        # a new game
+        self._last_turn = s.turns
+        here = self._spot(s, player)
+        self._visits[here] = self._visits.get(here, 0) + 1
         now = self._eval(rules, s, player)
         moves = []
         for a in rules.legal_actions(s, player):
             if a["t"] == "move" and not (moves and self._late()):
                 after, _ev = rules.apply(s, player, a)
-                moves.append((self._eval(rules, after, player) + self._jitter(), a, after))
+                # going back to where it already stood with nothing changed: a loop
+                loop = LOOP_PENALTY * self._visits.get(self._spot(after, player), 0)
+                moves.append((self._eval(rules, after, player) - loop + self._jitter(), a, after))
         moves.sort(key=lambda x: -x[0])
         best = None                     # (value after the reply, value, move)
         try:
