@@ -638,7 +638,7 @@ THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 #: rhombs still face down against the best move, the opponent's tours weighed fully (denial), more
 #: placements valued exactly.
 LEVELS: dict[str, Level] = {
-    "medium": Level(draws=0, exact=12, replies=True, budget=THINK_BUDGET["medium"], expectimax=False),
+    "medium": Level(draws=3, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
     "hard": Level(draws=10, exact=12, replies=False, budget=THINK_BUDGET["hard"], alpha_opp=1.0),
 }
 
