@@ -19,10 +19,17 @@ a little per free triangle around it, since it has to be completed before anyone
   triangles, it always fills (research A6).
 
 ``medium`` and ``hard`` (:class:`SearchBot`, ``LEVELS``) decide their turn by search from
-``rules.observe`` of their seat: a move is valued after the opponent's best move in reply (medium), a
-draw by its expected value over the rhombs still face down, each placed where it is worth most (hard);
-a finished game with a stranded astronaut is worse for them than any other defeat. They read the CPU
-clock against ``THINK_BUDGET`` and answer with the best choice so far when it runs out.
+``rules.observe`` of their seat: each move, and drawing, valued by its expectation over the kinds of
+rhomb still face down, each placed where it is worth most (hard weighs more kinds and values more
+placements exactly than medium). They value a position as a race for the rulebook's goal
+(:func:`race_value`): the points on the bases, each solar counter still to fetch weighed by the chance
+of reaching it before the other astronaut's tour ends the race (home with both: the bonus phase) or,
+while an astronaut sits at home, before the board is full (end without bonus); being home first (the
+bonus, ties); the two counters on the board each astronaut is likeliest to fetch first; and the risk
+of being stranded once placing ends. A finished game with a stranded astronaut is worse for them than
+any other defeat, and going back to a spot already stood on with nothing changed costs a point (no
+loops). They read the CPU clock against ``THINK_BUDGET`` and answer with the best choice so far when
+it runs out.
 
 ``random`` is :class:`sim.ai.RandomAgent`: a uniformly random legal action.
 Agents are seeded; easy and random never read the clock, so their games replay from the seed (a search
@@ -66,10 +73,11 @@ STRAND_RISK = 40.0  #: weight of a stranding that the end of placing would bring
 HORIZON_SLACK = 8.0  #: turns beyond the placements left that a tour may still take
 WIN = 1000.0
 SIGMA0 = 2.0        #: width (turns) of the race chances on a board that no longer changes (search levels)
-SIGMA_PER_RHOMB = 0.15  #: more width per placement left
+SIGMA_PER_RHOMB = 0.08  #: more width per placement left
 HOME_WEIGHT = 3.0
-COUNTER_WEIGHT = 0.5  #: share of a counter's points weighed by the chance of fetching it first
+COUNTER_WEIGHT = 0.8  #: share of a counter's points weighed by the chance of fetching it first
 COUNTERS_WEIGHED = 2  #: counters on the board weighed per astronaut, the most likely first
+SOLAR_NOW = 2.5     #: points for fetching a solar counter now rather than later
 LOOP_PENALTY = 1.0  #: points against going back to a spot already stood on, per visit
 TOUR_WEIGHT = 0.5   #: points per turn of an astronaut's tour (search levels' race value)
 TURNS_PER_COST = 0.6  #: turns per unit of route-graph cost (a drift passes several segments straight on)   #: points for being home first (search levels' race value)
@@ -613,7 +621,8 @@ class Level:
     valued over, the most frequent of the remaining ones first; ``exact``: placements of each valued
     exactly; ``replies``: whether the opponent's best move after each own choice is looked at;
     ``budget``: CPU seconds a decision may take (``THINK_BUDGET``); ``risk_horizon`` and ``strand_risk``:
-    how early and how much the bot fears being stranded (:func:`evaluate`)."""
+    how early and how much the bot fears being stranded; ``race``: positions valued by
+    :func:`race_value`, else by :func:`evaluate` (with ``alpha_opp``)."""
 
     draws: int
     exact: int
@@ -633,10 +642,9 @@ class Level:
 #: finish far below it, so their play does not depend on the machine.
 THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 
-#: medium: the route bot's rule for drawing (a move must gain ``BUILD_VALUE``), each move valued after
-#: the opponent's best move in reply, more placements valued exactly; hard: a draw valued over the
-#: rhombs still face down against the best move, the opponent's tours weighed fully (denial), more
-#: placements valued exactly.
+#: Both value positions by :func:`race_value` and a draw over the rhombs still face down against the
+#: best move; medium over the 3 most frequent kinds of rhomb left with 4 placements of each valued
+#: exactly, hard over 10 kinds with 12.
 LEVELS: dict[str, Level] = {
     "medium": Level(draws=3, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
     "hard": Level(draws=10, exact=12, replies=False, budget=THINK_BUDGET["hard"], alpha_opp=1.0),
@@ -652,7 +660,8 @@ class SearchBot(RouteBot):
     draw is valued over the rhombs still face down (chance: each remaining rhomb equally likely; the
     kinds are weighed by how many of each remain), each placed where it is worth most; with
     ``replies`` every choice is valued after the opponent's best move in reply. The position is valued
-    by :func:`evaluate` (points, the tours to the solar modules and home, the bonus phase, stranding).
+    by :func:`race_value` (``level.race``; else :func:`evaluate`); a move back to a spot its astronaut
+    already stood on with the same supply on the same board loses ``LOOP_PENALTY`` per visit.
     The bot sees only ``rules.observe`` of its seat; the think time is bounded by ``level.budget`` CPU
     seconds (``clock``, default ``time.thread_time``), past which the best choice so far is taken."""
 
@@ -761,7 +770,10 @@ class SearchBot(RouteBot):
                 after, _ev = rules.apply(s, player, a)
                 # going back to where it already stood with nothing changed: a loop
                 loop = LOOP_PENALTY * self._visits.get(self._spot(after, player), 0)
-                moves.append((self._eval(rules, after, player) - loop + self._jitter(), a, after))
+                # a solar counter fetched now can no longer be lost (the search sees one action ahead
+                # only, so a placement's gain would otherwise put off a sure counter)
+                sure = SOLAR_NOW if after.supply[player][3] > s.supply[player][3] else 0.0
+                moves.append((self._eval(rules, after, player) - loop + sure + self._jitter(), a, after))
         moves.sort(key=lambda x: -x[0])
         best = None                     # (value after the reply, value, move)
         try:
