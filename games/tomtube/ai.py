@@ -351,8 +351,9 @@ def evaluate(rules: TomTubeRules, s: TomTubeState, me: int, risk_horizon: int = 
 
 
 def tour_times(s: TomTubeState, player: int) -> tuple[list[float], float]:
-    """``player``'s tour on the route graph: the cost (about turns) from where he stands to each solar
-    module he still has to visit, in tour order, and of the whole tour home."""
+    """``player``'s tour: the turns (route-graph cost times ``TURNS_PER_COST``) from where he stands to
+    each solar module he still has to visit, in tour order, and of the whole tour home; once the board
+    no longer changes the whole tour is the exact :func:`static_tour` and the legs are scaled to it."""
     out: list[float] = []
     t = 0.0
     for a, b in legs(s, player):
@@ -379,10 +380,13 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
     """Value of ``s`` for ``me`` as a race for the solar counters (the search levels): the points on
     the bases, plus for each astronaut 5 points per solar counter still to fetch times the chance that
     he gets there before the other astronaut's tour ends the race (home with both: the bonus phase, A16)
-    or, while the other sits at home, before the board fills (end without bonus, A13). Chances are
-    logistic in the difference of tour costs (:func:`tour_times`), wider while many rhombs may still
-    change the board; the astronaut to act is half a turn ahead. A stranding risk near the end as in
-    :func:`evaluate`; a finished game or the bonus phase as there."""
+    or, while an astronaut is at home, before the board fills (end without bonus, A13); ``home_weight``
+    times the chance of being home first (the bonus, ties); ``counter_weight`` times the points of the
+    two counters on the board he is likeliest to fetch before the other and before the race ends; minus
+    ``TOUR_WEIGHT`` per turn of his tour. Chances are logistic in differences of turns
+    (:func:`tour_times`, :func:`field`), wider while many rhombs may still change the board; the
+    astronaut to act is half a turn ahead. A stranding risk near the end as in :func:`evaluate`; a
+    finished game or the bonus phase as there."""
     if s.phase == "over" or s.bonus_for is not None:
         return evaluate(rules, s, me, risk_horizon, strand_risk, 1.0, STRANDED)
     v = float(rules.breakdown(s, me)["total"] - rules.breakdown(s, 1 - me)["total"])
