@@ -1,7 +1,8 @@
 """Tom Tube's search bots (games/tomtube/ai.py, levels medium and hard): they take a solar counter that
-a move reaches, never make a move that strands their astronaut, answer within their CPU budget when an
-injected clock runs it out, and decide from what their seat may see (the order of the face-down
-rhombs is not part of it). Positions come from seeded games of the easy bot against a random mover."""
+a move reaches (the second one too), never make a move that strands their astronaut, leave home before
+the board fills and do not loop, answer within their CPU budget when an injected clock runs it out,
+and decide from what their seat may see (the order of the face-down rhombs is not part of it).
+Positions come from seeded games of the easy bot against a random mover."""
 from __future__ import annotations
 
 import dataclasses
@@ -11,7 +12,7 @@ import pytest
 from games.tomtube import SPEC
 from games.tomtube import ai
 from games.tomtube.ai import SearchBot, make_agent
-from games.tomtube.data import SOLARS
+from games.tomtube.data import BASES, SOLARS
 from sim.core.match import Match
 
 R = SPEC.make_rules()
@@ -111,3 +112,42 @@ def test_levels_and_the_old_name():
     assert type(make_agent("bot")) is type(make_agent("easy")) is ai.RouteBot
     with pytest.raises(KeyError, match="unknown player"):
         make_agent("expert")
+
+
+@pytest.fixture(scope="module")
+def second_solar_positions():
+    """Positions where the astronaut to act holds one solar counter and a move reaches the other."""
+    out = [(s, p) for s, p in positions(range(1, 14)) if s.supply[p][3] == 1
+           and any(a["t"] == "move" and a["to"] in SOLARS[p] and a["to"] in s.solar_left
+                   for a in R.legal_actions(s, p))]
+    assert len(out) >= 3
+    return out
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_the_second_solar_counter_in_reach_is_taken(second_solar_positions, level):
+    for s, p in second_solar_positions:
+        a = make_agent(level, 4, clock=still).select_action(R, s, p)
+        assert a["t"] == "move" and a["to"] in SOLARS[p] and a["to"] in s.solar_left, (s.turns, a)
+
+
+def test_search_bots_leave_home_before_the_board_fills_and_never_loop():
+    """Two medium bots (the hard level's search, narrower): each astronaut leaves his base while
+    rhombs can still be placed (sitting at home until the board is full ends the game with no solar
+    counter), some solar counter is fetched, and the game ends long before the turn limit (no two
+    spheres swapped back and forth)."""
+    for seed in (2, 5):
+        m = Match(R, {"first": seed % 2}, seed)
+        bots = [make_agent("medium", seed, clock=still), make_agent("medium", seed + 1, clock=still)]
+        left_home = [None, None]
+        while not m.is_over():
+            p = m.active_players()[0]
+            s = m.state
+            for q in (0, 1):
+                if left_home[q] is None and s.at[q] != BASES[q]:
+                    left_home[q] = R.placeable(s)
+            m.submit(p, bots[p].select_action(R, s, p))
+        res = R.outcome(m.state)
+        assert left_home == [True, True], (seed, left_home)
+        assert res["end"] != "turn_limit" and res["turns"] < 150, (seed, res)
+        assert sum(b["solar"] for b in res["breakdown"]) >= 1, (seed, res)

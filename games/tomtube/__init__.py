@@ -8,7 +8,7 @@ the in-app rules text.
 ``SPEC`` registers the game: two seats, seat 0 Tom (orange, top base) and seat 1 Dave (red, bottom
 base), each "human" or a bot: "bot:easy" (the route-planning bot; "bot:bot", its old name, and a
 plain ``bot`` on the command line name it too), "bot:medium" and "bot:hard" (searching over the rhomb
-draws and, at hard, the opponent's replies) or "bot:random" (uniformly random legal actions). The game's flags for ``playtable play`` / ``selfplay``
+draws and racing for the solar counters; hard looks wider) or "bot:random" (uniformly random legal actions). The game's flags for ``playtable play`` / ``selfplay``
 are ``--beginner-energy [tom:|dave:]N`` (extra launch energy counters for either seat, rulebook "Playing
 with Beginners"; in selfplay they follow the player listed as the seats rotate), ``--no-aliens`` (no
 control and alien counters) and ``--first tom|dave|random``. Importing this package never imports

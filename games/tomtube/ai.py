@@ -19,10 +19,17 @@ a little per free triangle around it, since it has to be completed before anyone
   triangles, it always fills (research A6).
 
 ``medium`` and ``hard`` (:class:`SearchBot`, ``LEVELS``) decide their turn by search from
-``rules.observe`` of their seat: a move is valued after the opponent's best move in reply (medium), a
-draw by its expected value over the rhombs still face down, each placed where it is worth most (hard);
-a finished game with a stranded astronaut is worse for them than any other defeat. They read the CPU
-clock against ``THINK_BUDGET`` and answer with the best choice so far when it runs out.
+``rules.observe`` of their seat: each move, and drawing, valued by its expectation over the kinds of
+rhomb still face down, each placed where it is worth most (hard weighs more kinds and values more
+placements exactly than medium). They value a position as a race for the rulebook's goal
+(:func:`race_value`): the points on the bases, each solar counter still to fetch weighed by the chance
+of reaching it before the other astronaut's tour ends the race (home with both: the bonus phase) or,
+while an astronaut sits at home, before the board is full (end without bonus); being home first (the
+bonus, ties); the two counters on the board each astronaut is likeliest to fetch first; and the risk
+of being stranded once placing ends. A finished game with a stranded astronaut is worse for them than
+any other defeat, and going back to a spot already stood on with nothing changed costs a point (no
+loops). They read the CPU clock against ``THINK_BUDGET`` and answer with the best choice so far when
+it runs out.
 
 ``random`` is :class:`sim.ai.RandomAgent`: a uniformly random legal action.
 Agents are seeded; easy and random never read the clock, so their games replay from the seed (a search
@@ -31,6 +38,7 @@ level's too, unless its budget cut a decision short).
 from __future__ import annotations
 
 import heapq
+import math
 import random
 import time
 from dataclasses import dataclass, replace
@@ -40,7 +48,7 @@ from sim.ai import RandomAgent
 from sim.core.rules import CHANCE, Action
 
 from .board import Board
-from .data import BASES, BONUS_POINTS_PER_TURN, RHOMB_BY_ID, SOLARS
+from .data import BASES, BONUS_POINTS_PER_TURN, POINTS, RHOMB_BY_ID, SOLARS
 from .geometry import (EDGE_TRIS, INTERIOR, MODULE_BY_NAME, SLOTS, TRI_CORNERS, TRIANGLES, rhomb_corners,
                        rhomb_segments)
 from .moves import FREE_COLOURS, can_reach_home, drift_paths, jump_targets
@@ -64,6 +72,15 @@ RISK_HORIZON = 6    #: placements left below which a possible stranding weighs i
 STRAND_RISK = 40.0  #: weight of a stranding that the end of placing would bring
 HORIZON_SLACK = 8.0  #: turns beyond the placements left that a tour may still take
 WIN = 1000.0
+SIGMA0 = 2.0        #: width (turns) of the race chances on a board that no longer changes (search levels)
+SIGMA_PER_RHOMB = 0.08  #: more width per placement left
+HOME_WEIGHT = 3.0
+COUNTER_WEIGHT = 0.8  #: share of a counter's points weighed by the chance of fetching it first
+COUNTERS_WEIGHED = 2  #: counters on the board weighed per astronaut, the most likely first
+SOLAR_NOW = 2.5     #: points for fetching a solar counter now rather than later
+LOOP_PENALTY = 1.0  #: points against going back to a spot already stood on, per visit
+TOUR_WEIGHT = 0.5   #: points per turn of an astronaut's tour (search levels' race value)
+TURNS_PER_COST = 0.6  #: turns per unit of route-graph cost (a drift passes several segments straight on)   #: points for being home first (search levels' race value)
 STRANDED = 200.0    #: a stranded astronaut beyond a lost game
 
 
@@ -333,6 +350,89 @@ def evaluate(rules: TomTubeRules, s: TomTubeState, me: int, risk_horizon: int = 
     return v
 
 
+def tour_times(s: TomTubeState, player: int) -> tuple[list[float], float]:
+    """``player``'s tour: the turns (route-graph cost times ``TURNS_PER_COST``) from where he stands to
+    each solar module he still has to visit, in tour order, and of the whole tour home; once the board
+    no longer changes the whole tour is the exact :func:`static_tour` and the legs are scaled to it."""
+    out: list[float] = []
+    t = 0.0
+    for a, b in legs(s, player):
+        t += TURNS_PER_COST * _leg(field(s.board, player, b), a)
+        if b != BASES[player]:
+            out.append(t)
+    if s.bonus_for is None and not (s.stack and s.board.has_free_slot()):
+        # the board no longer changes: the exact count, the legs in proportion
+        exact = static_tour(s, player)
+        if exact is not None:
+            k = exact / t if t > 0 else 1.0
+            return [x * k for x in out], exact
+    return out, t
+
+
+def _sig(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
+
+
+def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SIGMA0,
+               sigma_per_rhomb: float = SIGMA_PER_RHOMB, strand_risk: float = STRAND_RISK,
+               risk_horizon: int = RISK_HORIZON, home_weight: float = HOME_WEIGHT,
+               counter_weight: float = COUNTER_WEIGHT) -> float:
+    """Value of ``s`` for ``me`` as a race for the solar counters (the search levels): the points on
+    the bases, plus for each astronaut 5 points per solar counter still to fetch times the chance that
+    he gets there before the other astronaut's tour ends the race (home with both: the bonus phase, A16)
+    or, while an astronaut is at home, before the board fills (end without bonus, A13); ``home_weight``
+    times the chance of being home first (the bonus, ties); ``counter_weight`` times the points of the
+    two counters on the board he is likeliest to fetch before the other and before the race ends; minus
+    ``TOUR_WEIGHT`` per turn of his tour. Chances are logistic in differences of turns
+    (:func:`tour_times`, :func:`field`), wider while many rhombs may still change the board; the
+    astronaut to act is half a turn ahead. A stranding risk near the end as in :func:`evaluate`; a
+    finished game or the bonus phase as there."""
+    if s.phase == "over" or s.bonus_for is not None:
+        return evaluate(rules, s, me, risk_horizon, strand_risk, 1.0, STRANDED)
+    v = float(rules.breakdown(s, me)["total"] - rules.breakdown(s, 1 - me)["total"])
+    left = placements_left(s)
+    sigma = sigma0 + sigma_per_rhomb * left
+    times = (tour_times(s, 0), tour_times(s, 1))
+    solar = POINTS["solar"]
+    # while an astronaut is at home the game ends once the board is full (end without bonus)
+    home = left > 0 and any(s.at[p] == BASES[p] for p in (0, 1))
+    for x, sign in ((me, 1.0), (1 - me, -1.0)):
+        y = 1 - x
+        sols, fx = times[x]
+        fy = times[y][1]
+        cut = fy + (0.5 if s.turn == x else -0.5)
+        if home:
+            cut = min(cut, left + 0.5)
+        for t in sols:
+            v += sign * solar * _sig((cut - t) / sigma)
+        # home first: the bonus, the other's solar counters cut off, ties won
+        v += sign * home_weight * _sig((fy - fx + (0.5 if s.turn == x else -0.5)) / sigma)
+        # every turn saved counts a little, however far the goal still is
+        v -= sign * TOUR_WEIGHT * fx
+        # counters on the board: reached before the other astronaut and before the race ends
+        # (the best two: each one fetched costs turns of its own)
+        if s.counters:
+            dx = field(s.board, x, s.at[x])
+            dy = field(s.board, y, s.at[y])
+            got = []
+            for n, kind in s.counters.items():
+                tx = TURNS_PER_COST * dx.get(n, INF)
+                if tx == INF:
+                    continue
+                ty = TURNS_PER_COST * dy.get(n, INF)
+                lim = min(cut, ty + (0.5 if s.turn == x else -0.5))
+                got.append(POINTS[kind] * _sig((lim - tx) / sigma))
+            got.sort(reverse=True)
+            v += sign * counter_weight * sum(got[:COUNTERS_WEIGHED])
+    if 0 < left < risk_horizon:
+        f = 1.0 - left / risk_horizon
+        for p, sign in ((me, -1.0), (1 - me, 1.0)):
+            e, c, a, _so = s.supply[p]
+            if not can_reach_home(s.board, s.at[p], p, e, c, a, s.counters):
+                v += sign * strand_risk * f
+    return v
+
+
 # ---------------------------------------------------------------------------------------- the bot
 class RouteBot:
     """The Tom Tube bot (see the module docstring)."""
@@ -525,7 +625,8 @@ class Level:
     valued over, the most frequent of the remaining ones first; ``exact``: placements of each valued
     exactly; ``replies``: whether the opponent's best move after each own choice is looked at;
     ``budget``: CPU seconds a decision may take (``THINK_BUDGET``); ``risk_horizon`` and ``strand_risk``:
-    how early and how much the bot fears being stranded (:func:`evaluate`)."""
+    how early and how much the bot fears being stranded; ``race``: positions valued by
+    :func:`race_value`, else by :func:`evaluate` (with ``alpha_opp``)."""
 
     draws: int
     exact: int
@@ -536,6 +637,7 @@ class Level:
     alpha_opp: float = ALPHA_OPP
     draw_margin: float = 0.0
     expectimax: bool = True
+    race: bool = True
 
 
 #: Think-time budgets (CPU seconds per decision, of the thinking thread: ``time.thread_time``, so neither
@@ -544,12 +646,11 @@ class Level:
 #: finish far below it, so their play does not depend on the machine.
 THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 
-#: medium: the route bot's rule for drawing (a move must gain ``BUILD_VALUE``), each move valued after
-#: the opponent's best move in reply, more placements valued exactly; hard: a draw valued over the
-#: rhombs still face down against the best move, the opponent's tours weighed fully (denial), more
-#: placements valued exactly.
+#: Both value positions by :func:`race_value` and a draw over the rhombs still face down against the
+#: best move; medium over the 3 most frequent kinds of rhomb left with 4 placements of each valued
+#: exactly, hard over 10 kinds with 12.
 LEVELS: dict[str, Level] = {
-    "medium": Level(draws=0, exact=12, replies=True, budget=THINK_BUDGET["medium"], expectimax=False),
+    "medium": Level(draws=3, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
     "hard": Level(draws=10, exact=12, replies=False, budget=THINK_BUDGET["hard"], alpha_opp=1.0),
 }
 
@@ -563,7 +664,8 @@ class SearchBot(RouteBot):
     draw is valued over the rhombs still face down (chance: each remaining rhomb equally likely; the
     kinds are weighed by how many of each remain), each placed where it is worth most; with
     ``replies`` every choice is valued after the opponent's best move in reply. The position is valued
-    by :func:`evaluate` (points, the tours to the solar modules and home, the bonus phase, stranding).
+    by :func:`race_value` (``level.race``; else :func:`evaluate`); a move back to a spot its astronaut
+    already stood on with the same supply on the same board loses ``LOOP_PENALTY`` per visit.
     The bot sees only ``rules.observe`` of its seat; the think time is bounded by ``level.budget`` CPU
     seconds (``clock``, default ``time.thread_time``), past which the best choice so far is taken."""
 
@@ -575,6 +677,9 @@ class SearchBot(RouteBot):
         self._deadline = INF
         #: whether the last decision ran out of time
         self.cut = False
+        #: how often its astronaut stood on a sphere with the same supply on the same board (loops)
+        self._visits: dict[tuple, int] = {}
+        self._last_turn = -1
 
     def select_action(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
         s = rules.observe(s, player)
@@ -584,6 +689,8 @@ class SearchBot(RouteBot):
 
     def _eval(self, rules: TomTubeRules, s: TomTubeState, me: int) -> float:
         lv = self.level
+        if lv.race:
+            return race_value(rules, s, me, strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon)
         return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk, lv.alpha_opp, STRANDED)
 
     def _late(self) -> bool:
@@ -650,13 +757,27 @@ class SearchBot(RouteBot):
             weight += len(ids)
         return total / weight if weight else None
 
+    @staticmethod
+    def _spot(s: TomTubeState, player: int) -> tuple:
+        return s.at[player], s.supply[player], len(s.counters), len(s.board.rhombs)
+
     def _turn(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        if s.turns < self._last_turn:
+            self._visits.clear()        # a new game
+        self._last_turn = s.turns
+        here = self._spot(s, player)
+        self._visits[here] = self._visits.get(here, 0) + 1
         now = self._eval(rules, s, player)
         moves = []
         for a in rules.legal_actions(s, player):
             if a["t"] == "move" and not (moves and self._late()):
                 after, _ev = rules.apply(s, player, a)
-                moves.append((self._eval(rules, after, player) + self._jitter(), a, after))
+                # going back to where it already stood with nothing changed: a loop
+                loop = LOOP_PENALTY * self._visits.get(self._spot(after, player), 0)
+                # a solar counter fetched now can no longer be lost (the search sees one action ahead
+                # only, so a placement's gain would otherwise put off a sure counter)
+                sure = SOLAR_NOW if after.supply[player][3] > s.supply[player][3] else 0.0
+                moves.append((self._eval(rules, after, player) - loop + sure + self._jitter(), a, after))
         moves.sort(key=lambda x: -x[0])
         best = None                     # (value after the reply, value, move)
         try:
