@@ -340,13 +340,20 @@ def evaluate(rules: TomTubeRules, s: TomTubeState, me: int, risk_horizon: int = 
     else:
         mine, theirs = tour_cost(s, me), tour_cost(s, 1 - me)
     v = (b0 - b1) - ALPHA * mine + alpha_opp * theirs
-    if 0 < left < risk_horizon:
-        # the board may soon stop changing: an astronaut who could not get home then is stranded
-        f = 1.0 - left / risk_horizon
-        for p, sign in ((me, -1.0), (1 - me, 1.0)):
-            e, c, a, _so = s.supply[p]
-            if not can_reach_home(s.board, s.at[p], p, e, c, a, s.counters):
-                v += sign * strand_risk * f
+    return with_strand_risk(v, s, me, left, risk_horizon, strand_risk)
+
+
+def with_strand_risk(v: float, s: TomTubeState, me: int, left: int, risk_horizon: int, strand_risk: float) -> float:
+    """``v`` with the stranding risk: the board may soon stop changing (``left`` placements to go, fewer
+    than ``risk_horizon``), and an astronaut who could not get home then is stranded; ``strand_risk``
+    points, more the nearer the end, against ``me`` if it is his astronaut, for him if it is the other's."""
+    if not 0 < left < risk_horizon:
+        return v
+    f = 1.0 - left / risk_horizon
+    for p, sign in ((me, -1.0), (1 - me, 1.0)):
+        e, c, a, _so = s.supply[p]
+        if not can_reach_home(s.board, s.at[p], p, e, c, a, s.counters):
+            v += sign * strand_risk * f
     return v
 
 
@@ -424,13 +431,7 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
                 got.append(POINTS[kind] * _sig((lim - tx) / sigma))
             got.sort(reverse=True)
             v += sign * counter_weight * sum(got[:COUNTERS_WEIGHED])
-    if 0 < left < risk_horizon:
-        f = 1.0 - left / risk_horizon
-        for p, sign in ((me, -1.0), (1 - me, 1.0)):
-            e, c, a, _so = s.supply[p]
-            if not can_reach_home(s.board, s.at[p], p, e, c, a, s.counters):
-                v += sign * strand_risk * f
-    return v
+    return with_strand_risk(v, s, me, left, risk_horizon, strand_risk)
 
 
 # ---------------------------------------------------------------------------------------- the bot
