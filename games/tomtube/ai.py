@@ -74,13 +74,13 @@ HORIZON_SLACK = 8.0  #: turns beyond the placements left that a tour may still t
 WIN = 1000.0
 SIGMA0 = 2.0        #: width (turns) of the race chances on a board that no longer changes (search levels)
 SIGMA_PER_RHOMB = 0.08  #: more width per placement left
-HOME_WEIGHT = 3.0
+HOME_WEIGHT = 3.0   #: points for being home first (search levels' race value)
 COUNTER_WEIGHT = 0.8  #: share of a counter's points weighed by the chance of fetching it first
 COUNTERS_WEIGHED = 2  #: counters on the board weighed per astronaut, the most likely first
 SOLAR_NOW = 2.5     #: points for fetching a solar counter now rather than later
 LOOP_PENALTY = 1.0  #: points against going back to a spot already stood on, per visit
 TOUR_WEIGHT = 0.5   #: points per turn of an astronaut's tour (search levels' race value)
-TURNS_PER_COST = 0.6  #: turns per unit of route-graph cost (a drift passes several segments straight on)   #: points for being home first (search levels' race value)
+TURNS_PER_COST = 0.6  #: turns per unit of route-graph cost (a drift passes several segments straight on)
 STRANDED = 200.0    #: a stranded astronaut beyond a lost game
 
 
