@@ -9,9 +9,9 @@ import pytest
 pygame = pytest.importorskip("pygame")
 
 from events import down, frames, key, motion, up  # noqa: E402
+from lan_screens import join_lobby  # noqa: E402
 from sim.core.registry import get_spec  # noqa: E402
 from sim.core.rules import PHYSICS  # noqa: E402
-from sim.net.client import Client  # noqa: E402
 from sim.net.host import Host  # noqa: E402
 
 TOKAMI = get_spec("tokami")
@@ -26,15 +26,11 @@ def live_frames(app, n, pause=0.016, events=None):
 def test_a_joined_tokami_screen_drags_by_the_hosts_pile_and_watches_the_bot_play_live(app, tmp_path):
     from games.tokami import draw, model
     from games.tokami.view_lan import TokamiLanScene
-    from sim.app.lan_lobby import LobbyScene
-    from sim.app.launcher import LauncherScene
 
     host = Host(TOKAMI, players=2, bots=["bot:easy"], seed=7, tick=0.02, bot_pause=0.0, options={"rounds": 1},
                 record_path=tmp_path / "tk.json").start()
     try:
-        client = Client("127.0.0.1", host.port, "Ann").start()
-        app.push(LauncherScene(app))
-        lobby = app.push(LobbyScene(app, client, None, f"127.0.0.1:{host.port}", TOKAMI))
+        client, lobby = join_lobby(app, host, TOKAMI)
         assert client.wait_for(lambda c: c.names == ["Ann", "bot:easy"], 5)
         frames(app)
         app.step([key(pygame.K_r)], app.STEP)
@@ -151,15 +147,11 @@ def test_hostile_input_on_a_joined_tokami_screen_never_breaks_it(app, tmp_path):
     input the screen sent was well formed (refusals only come from the game's own checks)."""
     from games.tokami.view_lan import TokamiLanScene
     from sim.app.fuzz import fuzz_scene
-    from sim.app.lan_lobby import LobbyScene
-    from sim.app.launcher import LauncherScene
 
     host = Host(TOKAMI, players=2, bots=["bot:easy"], seed=9, tick=0.02, bot_pause=0.0, options={"rounds": 1},
                 record_path=tmp_path / "tk.json").start()
     try:
-        client = Client("127.0.0.1", host.port, "Ann").start()
-        app.push(LauncherScene(app))
-        app.push(LobbyScene(app, client, None, f"127.0.0.1:{host.port}", TOKAMI))
+        client, _lobby = join_lobby(app, host, TOKAMI)
         client.set_ready(True)
         end = time.monotonic() + 10
         while time.monotonic() < end and not isinstance(app.top, TokamiLanScene):

@@ -7,8 +7,8 @@ import pytest
 pygame = pytest.importorskip("pygame")
 
 from events import click, frames, key  # noqa: E402
+from lan_screens import join_lobby  # noqa: E402
 from sim.core.registry import get_spec  # noqa: E402
-from sim.net.client import Client  # noqa: E402
 from sim.net.host import Host  # noqa: E402
 
 TW = get_spec("tumbleweed")
@@ -16,15 +16,11 @@ TW = get_spec("tumbleweed")
 
 def test_a_joined_tumbleweed_screen_sets_up_by_clicks_and_shows_the_hosts_answer(app, tmp_path):
     from games.tumbleweed.view import TumbleweedScene
-    from sim.app.lan_lobby import LobbyScene
-    from sim.app.launcher import LauncherScene
 
     host = Host(TW, players=2, bots=["bot:easy"], seed=5, tick=0.02, bot_pause=0.0, options={"size": 4},
                 record_path=tmp_path / "tw.json").start()
     try:
-        client = Client("127.0.0.1", host.port, "Ann").start()
-        app.push(LauncherScene(app))
-        lobby = app.push(LobbyScene(app, client, None, f"127.0.0.1:{host.port}", TW))
+        client, lobby = join_lobby(app, host, TW)
         assert client.wait_for(lambda c: c.names == ["Ann", "bot:easy"], 5)
         frames(app)
         assert lobby.status() == "Waiting for you to be ready: press R"
@@ -110,16 +106,12 @@ def test_the_launchers_host_dialog_hosts_tumbleweed_with_a_bot_and_opens_its_scr
 
 def test_a_joined_tom_tube_screen_draws_a_rhomb_by_key_and_replays_the_public_log(app, tmp_path):
     from games.tomtube.view import TomTubeScene
-    from sim.app.lan_lobby import LobbyScene
-    from sim.app.launcher import LauncherScene
 
     tt = get_spec("tomtube")
     host = Host(tt, players=2, bots=["bot:random"], seed=5, tick=0.02, bot_pause=0.0,
                 record_path=tmp_path / "tt.json").start()
     try:
-        client = Client("127.0.0.1", host.port, "Tom").start()
-        app.push(LauncherScene(app))
-        app.push(LobbyScene(app, client, None, f"127.0.0.1:{host.port}", tt))
+        client, _lobby = join_lobby(app, host, tt, "Tom")
         assert client.wait_for(lambda c: c.names is not None, 5)
         frames(app)
         app.step([key(pygame.K_r)], app.STEP)
@@ -148,15 +140,11 @@ def test_the_hosts_repeated_snapshots_keep_a_chosen_hex_until_the_confirming_cli
     """The host re-sends the unchanged view every ``snapshot_interval``: the screen must not take it
     for a new position (which dropped the hex chosen by the first of the two confirming clicks)."""
     from games.tumbleweed.view import TumbleweedScene
-    from sim.app.lan_lobby import LobbyScene
-    from sim.app.launcher import LauncherScene
 
     host = Host(TW, players=2, bots=["bot:easy"], seed=5, tick=0.01, bot_pause=0.0, options={"size": 4},
                 snapshot_interval=0.02, record_path=tmp_path / "tw.json").start()
     try:
-        client = Client("127.0.0.1", host.port, "Ann").start()
-        app.push(LauncherScene(app))
-        lobby = app.push(LobbyScene(app, client, None, f"127.0.0.1:{host.port}", TW))
+        client, lobby = join_lobby(app, host, TW)
         assert client.wait_for(lambda c: c.names == ["Ann", "bot:easy"], 5)
         frames(app)
         app.step([key(pygame.K_r)], app.STEP)
