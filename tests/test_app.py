@@ -794,6 +794,19 @@ def test_idle_figure_of_the_bench_draws_nothing_on_a_still_screen():
     assert drawn == 0
 
 
+def test_the_idle_figure_of_a_race_seats_only_humans_when_asked(app):
+    """A race's bots play on, so the bench's still figure of a real-time game seats every seat human."""
+    from sim.app.bench import waiting_for_human
+
+    spec = registry.get_spec("gobble")
+    assert spec.realtime
+    scene = waiting_for_human("gobble", humans_only=True)(app)
+    seats = [s.text() for s in scene.match.seats]
+    assert len(seats) == len(spec.default_players) and set(seats) == {"human"}
+    scene = waiting_for_human("gobble")(app)
+    assert [s.text() for s in scene.match.seats] == list(spec.default_players)
+
+
 def test_gobble_solitaire_is_still_again_after_a_placement(app):
     """A screen with its own update (Gobble Solitaire) still stops redrawing once the placement's
     animations are over: the age of the last action comes from the app's clock."""

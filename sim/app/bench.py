@@ -42,7 +42,14 @@ def run_bench(game: str | None = None, idle: float = IDLE_SECONDS) -> int:
             idle_line(out, "launcher", lambda app: _launcher(app), idle)
         for name in game_names():
             if game in (None, name):
-                idle_line(out, name, waiting_for_human(name), idle)
+                spec = get_spec(name)
+                if spec.realtime and spec.default_players:
+                    # a race does not wait for a human: its bots play on; the still figure is the humans'
+                    idle_line(out, f"{name}, every seat human", waiting_for_human(name, humans_only=True), idle)
+                    idle_line(out, f"{name}, its default seats", waiting_for_human(name), idle,
+                              "no input while its bots race")
+                else:
+                    idle_line(out, name, waiting_for_human(name), idle)
     return 0
 
 
@@ -64,10 +71,10 @@ def launcher_frames(frames: int = 200) -> dict[str, list[tuple[float, float]]]:
     return {"pointer moving": _timed_app(lambda app: app.push(LauncherScene(app)), drive, frames)}
 
 
-def waiting_for_human(name: str) -> Callable[[Any], Any]:
+def waiting_for_human(name: str, humans_only: bool = False) -> Callable[[Any], Any]:
     """A set-up for :func:`framebench.idle_cpu`: a new match of game ``name`` with its default seats
-    (``GameSpec.default_players``: a human and the game's bots) and options, seed 1, shown by the
-    game's screen."""
+    (``GameSpec.default_players``: a human and the game's bots; with ``humans_only`` every one of them
+    a human) and options, seed 1, shown by the game's screen."""
     def setup(app: Any) -> Any:
         from sim.core.match import Match, check_setup
         from sim.core.registry import get_spec
@@ -76,7 +83,8 @@ def waiting_for_human(name: str) -> Callable[[Any], Any]:
         rules = spec.make_rules()
         config = None
         if spec.default_players:
-            config = {"seats": list(spec.default_players)}
+            seats = ["human"] * len(spec.default_players) if humans_only else list(spec.default_players)
+            config = {"seats": seats}
             if spec.players_key:
                 config[spec.players_key] = len(spec.default_players)
             config = check_setup(rules, config)
@@ -84,9 +92,10 @@ def waiting_for_human(name: str) -> Callable[[Any], Any]:
     return setup
 
 
-def idle_line(out: Callable[[str], None], what: str, setup: Callable[[Any], Any], seconds: float) -> None:
+def idle_line(out: Callable[[str], None], what: str, setup: Callable[[Any], Any], seconds: float,
+              happening: str = "nothing happening") -> None:
     """Measure and print one idle figure."""
     from .framebench import idle_cpu
     cpu, drawn, settled = idle_cpu(setup, seconds)
-    out(f"idle: {what}: {cpu:.2f} % of one core over {seconds:g} s with nothing happening "
+    out(f"idle: {what}: {cpu:.2f} % of one core over {seconds:g} s with {happening} "
         f"({drawn} frames drawn; still after {settled:.1f} s)")
