@@ -151,3 +151,21 @@ def test_search_bots_leave_home_before_the_board_fills_and_never_loop():
         assert left_home == [True, True], (seed, left_home)
         assert res["end"] != "turn_limit" and res["turns"] < 150, (seed, res)
         assert sum(b["solar"] for b in res["breakdown"]) >= 1, (seed, res)
+
+
+def test_hard_heads_home_along_the_tubes_once_both_solar_counters_are_in():
+    """With both solar counters on his base and the way home there on the board, every turn out is one
+    in which a rhomb of the other may cut it: hard moves nearer home along it instead of drawing."""
+    found = 0
+    for s, p in positions(range(1, 14)):
+        if s.supply[p][3] != 2 or s.at[p] == BASES[p] or not R.placeable(s):
+            continue
+        now = ai.static_tour(s, p)
+        if now is None or now >= 3 * ai.LEG_CAP:
+            continue
+        found += 1
+        a = make_agent("hard", 6, clock=still).select_action(R, s, p)
+        assert a["t"] == "move", (s.turns, a)
+        after = R.apply(s, p, a)[0]
+        assert after.at[p] == BASES[p] or ai.static_tour(after, p) < now, (s.turns, a)
+    assert found >= 3

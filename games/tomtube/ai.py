@@ -26,7 +26,8 @@ placements exactly than medium). They value a position as a race for the ruleboo
 of reaching it before the other astronaut's tour ends the race (home with both: the bonus phase) or,
 while an astronaut sits at home, before the board is full (end without bonus); being home first (the
 bonus, ties); the two counters on the board each astronaut is likeliest to fetch first; and the risk
-of being stranded once placing ends. A finished game with a stranded astronaut is worse for them than
+of being stranded once placing ends. Hard also heads home along the tubes already on the board once
+both solar counters are in. A finished game with a stranded astronaut is worse for them than
 any other defeat, and going back to a spot already stood on with nothing changed costs a point (no
 loops). They read the CPU clock against ``THINK_BUDGET`` and answer with the best choice so far when
 it runs out.
@@ -383,14 +384,14 @@ def _sig(z: float) -> float:
 def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SIGMA0,
                sigma_per_rhomb: float = SIGMA_PER_RHOMB, strand_risk: float = STRAND_RISK,
                risk_horizon: int = RISK_HORIZON, home_weight: float = HOME_WEIGHT,
-               counter_weight: float = COUNTER_WEIGHT) -> float:
+               counter_weight: float = COUNTER_WEIGHT, tour_weight: float = TOUR_WEIGHT) -> float:
     """Value of ``s`` for ``me`` as a race for the solar counters (the search levels): the points on
     the bases, plus for each astronaut 5 points per solar counter still to fetch times the chance that
     he gets there before the other astronaut's tour ends the race (home with both: the bonus phase, A16)
     or, while an astronaut is at home, before the board fills (end without bonus, A13); ``home_weight``
     times the chance of being home first (the bonus, ties); ``counter_weight`` times the points of the
     two counters on the board he is likeliest to fetch before the other and before the race ends; minus
-    ``TOUR_WEIGHT`` per turn of his tour. Chances are logistic in differences of turns
+    ``tour_weight`` per turn of his tour. Chances are logistic in differences of turns
     (:func:`tour_times`, :func:`field`), wider while many rhombs may still change the board; the
     astronaut to act is half a turn ahead. A stranding risk near the end as in :func:`evaluate`; a
     finished game or the bonus phase as there."""
@@ -415,7 +416,7 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
         # home first: the bonus, the other's solar counters cut off, ties won
         v += sign * home_weight * _sig((fy - fx + (0.5 if s.turn == x else -0.5)) / sigma)
         # every turn saved counts a little, however far the goal still is
-        v -= sign * TOUR_WEIGHT * fx
+        v -= sign * tour_weight * fx
         # counters on the board: reached before the other astronaut and before the race ends
         # (the best two: each one fetched costs turns of its own)
         if s.counters:
@@ -626,8 +627,10 @@ class Level:
     valued over, the most frequent of the remaining ones first; ``exact``: placements of each valued
     exactly; ``replies``: whether the opponent's best move after each own choice is looked at;
     ``budget``: CPU seconds a decision may take (``THINK_BUDGET``); ``risk_horizon`` and ``strand_risk``:
-    how early and how much the bot fears being stranded; ``race``: positions valued by
-    :func:`race_value`, else by :func:`evaluate` (with ``alpha_opp``)."""
+    how early and how much the bot fears being stranded; ``tour_weight``: points per turn of a tour
+    (:func:`race_value`); ``home_rush``: with both solar counters in, a move nearer home along the
+    tubes already on the board beats drawing; ``race``: positions valued by :func:`race_value`, else by
+    :func:`evaluate` (with ``alpha_opp``)."""
 
     draws: int
     exact: int
@@ -636,6 +639,8 @@ class Level:
     risk_horizon: int = RISK_HORIZON
     strand_risk: float = STRAND_RISK
     alpha_opp: float = ALPHA_OPP
+    tour_weight: float = TOUR_WEIGHT
+    home_rush: bool = False
     draw_margin: float = 0.0
     expectimax: bool = True
     race: bool = True
@@ -649,10 +654,13 @@ THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 
 #: Both value positions by :func:`race_value` and a draw over the rhombs still face down against the
 #: best move; medium over the 3 most frequent kinds of rhomb left with 4 placements of each valued
-#: exactly, hard over 10 kinds with 12.
+#: exactly, hard over 10 kinds with 12. Hard also plays for tempo (16 times medium's weight per turn of
+#: its tour), fears stranding from 20 placements before the end (medium from 6) and heads home along
+#: the tubes on the board once both solar counters are in (tuned by selfplay against easy and itself).
 LEVELS: dict[str, Level] = {
     "medium": Level(draws=3, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
-    "hard": Level(draws=10, exact=12, replies=False, budget=THINK_BUDGET["hard"], alpha_opp=1.0),
+    "hard": Level(draws=10, exact=12, replies=False, budget=THINK_BUDGET["hard"], alpha_opp=1.0,
+                  risk_horizon=20, tour_weight=8.0, home_rush=True),
 }
 
 
@@ -691,7 +699,8 @@ class SearchBot(RouteBot):
     def _eval(self, rules: TomTubeRules, s: TomTubeState, me: int) -> float:
         lv = self.level
         if lv.race:
-            return race_value(rules, s, me, strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon)
+            return race_value(rules, s, me, strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon,
+                              tour_weight=lv.tour_weight)
         return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk, lv.alpha_opp, STRANDED)
 
     def _late(self) -> bool:
@@ -762,6 +771,23 @@ class SearchBot(RouteBot):
     def _spot(s: TomTubeState, player: int) -> tuple:
         return s.at[player], s.supply[player], len(s.counters), len(s.board.rhombs)
 
+    @staticmethod
+    def _way_home(rules: TomTubeRules, s: TomTubeState, player: int) -> Action | None:
+        """The move along the cheapest way home over the tubes already on the board (:func:`static_tour`
+        of the board as it stands), or None if there is none or it grows too large."""
+        now = static_tour(s, player)
+        if now is None or now >= 3 * LEG_CAP:
+            return None
+        best = None
+        for a in rules.legal_actions(s, player):
+            if a["t"] != "move":
+                continue
+            after = rules.apply(s, player, a)[0]
+            c = 0.0 if after.at[player] == BASES[player] else static_tour(after, player)
+            if c is not None and c < now and (best is None or c < best[0]):
+                best = (c, a)
+        return best[1] if best else None
+
     def _turn(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
         if s.turns < self._last_turn:
             self._visits.clear()        # a new game
@@ -796,6 +822,12 @@ class SearchBot(RouteBot):
             if ex_move is not None and (best is None or ex_v > best[1] + 1e-9) and ex_v - now > BUILD_VALUE:
                 return {"t": "exchange"}
         can_draw = s.bonus_for is None and rules.placeable(s)
+        if can_draw and self.level.home_rush and not targets(s, player) and s.at[player] != BASES[player]:
+            # both solar counters held: every turn out is a turn the other may cut the way home (and
+            # home first with both is the bonus), so the way home that exists now beats building one
+            rush = self._way_home(rules, s, player)
+            if rush is not None:
+                return rush
         if can_draw and self.level.expectimax:
             dv = self._draw_value(rules, s, player)
             if dv is not None:
