@@ -1,7 +1,8 @@
 """Tom Tube's search bots (games/tomtube/ai.py, levels medium and hard): they take a solar counter that
 a move reaches (the second one too), never make a move that strands their astronaut, leave home before
-the board fills and do not loop, answer within their CPU budget when an injected clock runs it out,
-and decide from what their seat may see (the order of the face-down rhombs is not part of it).
+the board fills and do not loop, hard heads home along the tubes once both solar counters are in;
+they answer within their CPU budget when an injected clock runs it out and decide from what their seat
+may see (the order of the face-down rhombs is not part of it).
 Positions come from seeded games of the easy bot against a random mover."""
 from __future__ import annotations
 

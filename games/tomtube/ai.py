@@ -26,8 +26,9 @@ placements exactly than medium). They value a position as a race for the ruleboo
 of reaching it before the other astronaut's tour ends the race (home with both: the bonus phase) or,
 while an astronaut sits at home, before the board is full (end without bonus); being home first (the
 bonus, ties); the two counters on the board each astronaut is likeliest to fetch first; and the risk
-of being stranded once placing ends. Hard also heads home along the tubes already on the board once
-both solar counters are in. A finished game with a stranded astronaut is worse for them than
+of being stranded once placing ends. Hard also counts every turn of its own tour heavily (tempo),
+takes a solar counter a move reaches rather than build, and heads home along the tubes already on the
+board once both solar counters are in. A finished game with a stranded astronaut is worse for them than
 any other defeat, and going back to a spot already stood on with nothing changed costs a point (no
 loops). They read the CPU clock against ``THINK_BUDGET`` and answer with the best choice so far when
 it runs out.
@@ -391,10 +392,10 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
     or, while an astronaut is at home, before the board fills (end without bonus, A13); ``home_weight``
     times the chance of being home first (the bonus, ties); ``counter_weight`` times the points of the
     two counters on the board he is likeliest to fetch before the other and before the race ends; minus
-    ``tour_weight`` per turn of his tour. Chances are logistic in differences of turns
-    (:func:`tour_times`, :func:`field`), wider while many rhombs may still change the board; the
-    astronaut to act is half a turn ahead. A stranding risk near the end as in :func:`evaluate`; a
-    finished game or the bonus phase as there."""
+    ``tour_weight`` per turn of ``me``'s tour and ``TOUR_WEIGHT`` per turn of the other's. Chances are
+    logistic in differences of turns (:func:`tour_times`, :func:`field`), wider while many rhombs may
+    still change the board; the astronaut to act is half a turn ahead. A stranding risk near the end
+    as in :func:`evaluate`; a finished game or the bonus phase as there."""
     if s.phase == "over" or s.bonus_for is not None:
         return evaluate(rules, s, me, risk_horizon, strand_risk, 1.0, STRANDED)
     v = float(rules.breakdown(s, me)["total"] - rules.breakdown(s, 1 - me)["total"])
@@ -415,8 +416,9 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
             v += sign * solar * _sig((cut - t) / sigma)
         # home first: the bonus, the other's solar counters cut off, ties won
         v += sign * home_weight * _sig((fy - fx + (0.5 if s.turn == x else -0.5)) / sigma)
-        # every turn saved counts a little, however far the goal still is
-        v -= sign * tour_weight * fx
+        # every turn saved counts, however far the goal still is: its own at ``tour_weight`` (tempo),
+        # the other's at TOUR_WEIGHT only (lengthening a hopeless tour must not beat fetching points)
+        v -= sign * (tour_weight if x == me else TOUR_WEIGHT) * fx
         # counters on the board: reached before the other astronaut and before the race ends
         # (the best two: each one fetched costs turns of its own)
         if s.counters:
@@ -627,10 +629,10 @@ class Level:
     valued over, the most frequent of the remaining ones first; ``exact``: placements of each valued
     exactly; ``replies``: whether the opponent's best move after each own choice is looked at;
     ``budget``: CPU seconds a decision may take (``THINK_BUDGET``); ``risk_horizon`` and ``strand_risk``:
-    how early and how much the bot fears being stranded; ``tour_weight``: points per turn of a tour
-    (:func:`race_value`); ``home_rush``: with both solar counters in, a move nearer home along the
-    tubes already on the board beats drawing; ``race``: positions valued by :func:`race_value`, else by
-    :func:`evaluate` (with ``alpha_opp``)."""
+    how early and how much the bot fears being stranded; ``tour_weight``: points per turn of its own
+    tour (:func:`race_value`; the other's at ``TOUR_WEIGHT``); ``rush``: a move that fetches a solar
+    counter, and with both in a move nearer home along the tubes already on the board, beats drawing; ``race``: positions
+    valued by :func:`race_value`, else by :func:`evaluate` (with ``alpha_opp``)."""
 
     draws: int
     exact: int
@@ -640,7 +642,7 @@ class Level:
     strand_risk: float = STRAND_RISK
     alpha_opp: float = ALPHA_OPP
     tour_weight: float = TOUR_WEIGHT
-    home_rush: bool = False
+    rush: bool = False
     draw_margin: float = 0.0
     expectimax: bool = True
     race: bool = True
@@ -655,12 +657,13 @@ THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 #: Both value positions by :func:`race_value` and a draw over the rhombs still face down against the
 #: best move; medium over the 3 most frequent kinds of rhomb left with 4 placements of each valued
 #: exactly, hard over 10 kinds with 12. Hard also plays for tempo (16 times medium's weight per turn of
-#: its tour), fears stranding from 20 placements before the end (medium from 6) and heads home along
-#: the tubes on the board once both solar counters are in (tuned by selfplay against easy and itself).
+#: its own tour, the other's as medium), fears stranding from 20 placements before the end (medium
+#: from 6) and heads home along the tubes on the board once both solar counters are in (tuned by
+#: selfplay against easy, itself and a random mover).
 LEVELS: dict[str, Level] = {
     "medium": Level(draws=3, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
     "hard": Level(draws=10, exact=12, replies=False, budget=THINK_BUDGET["hard"], alpha_opp=1.0,
-                  risk_horizon=20, tour_weight=8.0, home_rush=True),
+                  risk_horizon=20, tour_weight=8.0, rush=True),
 }
 
 
@@ -822,7 +825,13 @@ class SearchBot(RouteBot):
             if ex_move is not None and (best is None or ex_v > best[1] + 1e-9) and ex_v - now > BUILD_VALUE:
                 return {"t": "exchange"}
         can_draw = s.bonus_for is None and rules.placeable(s)
-        if can_draw and self.level.home_rush and not targets(s, player) and s.at[player] != BASES[player]:
+        if can_draw and self.level.rush:
+            # a solar counter in reach is a sure 5 points: fetched now, whatever building would gain
+            solar = [(v, a) for v, a, after in moves if after.supply[player][3] > s.supply[player][3]
+                     and not after.stranded[player]]
+            if solar:
+                return max(solar, key=lambda x: x[0])[1]
+        if can_draw and self.level.rush and not targets(s, player) and s.at[player] != BASES[player]:
             # both solar counters held: every turn out is a turn the other may cut the way home (and
             # home first with both is the bonus), so the way home that exists now beats building one
             rush = self._way_home(rules, s, player)
