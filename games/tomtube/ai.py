@@ -631,8 +631,8 @@ class Level:
     ``budget``: CPU seconds a decision may take (``THINK_BUDGET``); ``risk_horizon`` and ``strand_risk``:
     how early and how much the bot fears being stranded; ``tour_weight``: points per turn of its own
     tour (:func:`race_value`; the other's at ``TOUR_WEIGHT``); ``rush``: a move that fetches a solar
-    counter, and with both in a move nearer home along the tubes already on the board, beats drawing; ``race``: positions
-    valued by :func:`race_value`, else by :func:`evaluate` (with ``alpha_opp``)."""
+    counter, and with both in a move nearer home along the tubes already on the board, beats drawing;
+    ``race``: positions valued by :func:`race_value`, else by :func:`evaluate` (with ``alpha_opp``)."""
 
     draws: int
     exact: int
@@ -831,12 +831,12 @@ class SearchBot(RouteBot):
                      and not after.stranded[player]]
             if solar:
                 return max(solar, key=lambda x: x[0])[1]
-        if can_draw and self.level.rush and not targets(s, player) and s.at[player] != BASES[player]:
-            # both solar counters held: every turn out is a turn the other may cut the way home (and
-            # home first with both is the bonus), so the way home that exists now beats building one
-            rush = self._way_home(rules, s, player)
-            if rush is not None:
-                return rush
+            # both held: every turn out is one in which the other may cut the way home (and home first
+            # with both is the bonus), so the way home that exists now beats building one
+            if not targets(s, player) and s.at[player] != BASES[player]:
+                rush = self._way_home(rules, s, player)
+                if rush is not None:
+                    return rush
         if can_draw and self.level.expectimax:
             dv = self._draw_value(rules, s, player)
             if dv is not None:
