@@ -3,7 +3,8 @@
 The game figures come from each game's ``GameSpec.bench`` hook; this module runs them, and first
 prints the bare frame every screen's figures are compared with (``framebench.floor_ms``) and the
 launcher's frame, then last the idle figures: the process's CPU over ``idle`` s of the real loop with
-nothing happening, in the launcher and in each game waiting for a human (``framebench.idle_cpu``).
+nothing happening, in the launcher and in each game waiting for a human (``framebench.idle_cpu``);
+a real-time game, whose bots play on, also with its default seats (their play, not idle).
 """
 from __future__ import annotations
 
