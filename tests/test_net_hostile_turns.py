@@ -169,6 +169,9 @@ def test_a_client_that_never_reads_is_dropped_and_a_stand_in_plays_its_seat(tmp_
         while time.monotonic() < end and host.stats.dropped_slow == 0:
             time.sleep(0.05)
         assert host.stats.dropped_slow == 1
+        # the flood of views was there to fill the silent buffer; Ann reads in this process's threads, and
+        # on a loaded machine 200 views a second can leave her behind too
+        host.call(lambda: setattr(host, "snapshot_interval", 1.0))
         assert a.wait_for(lambda c: c.away == [False, True] and c.standin == [False, True], 5)
         # Ann plays on; the stand-in answers for the silent seat
         sent = -1
