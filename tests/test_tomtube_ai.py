@@ -14,6 +14,7 @@ from games.tomtube import SPEC
 from games.tomtube import ai
 from games.tomtube.ai import SearchBot, make_agent
 from games.tomtube.data import BASES, SOLARS
+from games.tomtube.moves import can_reach_home
 from sim.core.match import Match
 
 R = SPEC.make_rules()
@@ -169,4 +170,34 @@ def test_hard_heads_home_along_the_tubes_once_both_solar_counters_are_in():
         assert a["t"] == "move", (s.turns, a)
         after = R.apply(s, p, a)[0]
         assert after.at[p] == BASES[p] or ai.static_tour(after, p) < now, (s.turns, a)
+    assert found >= 3
+
+
+def test_hard_values_the_point_that_breaks_a_lost_tie_above_its_face_value():
+    """Near the end with the other astronaut home first, level points lose the game (a tie goes to the
+    one home first, A17): to hard one point more is worth several, since it turns the result; a point
+    on top of a lead of four is worth less than that one."""
+    found = 0
+    for s, p in positions(range(1, 8)):
+        q = 1 - p
+        if s.at[p] == BASES[p] or s.at[p] == BASES[q] or not 0 < ai.placements_left(s) <= 8:
+            continue
+        sp = s.supply[p]
+        # no solar counter or counter left to fetch: the points on the bases are the whole margin
+        level = dataclasses.replace(s, at=tuple(BASES[q] if i == q else s.at[p] for i in (0, 1)),
+                                    home_since=tuple(s.turns - 1 if i == q else None for i in (0, 1)),
+                                    supply=(sp, sp), solar_left=frozenset(), counters={})
+        if not can_reach_home(level.board, level.at[p], p, *sp[:3], {}):
+            continue
+        found += 1
+        bot = make_agent("hard", 1, clock=still)
+
+        def plus(x, n):
+            e, c, a, so = x.supply[p]
+            sup = tuple((e + n, c, a, so) if i == p else x.supply[i] for i in (0, 1))
+            return dataclasses.replace(x, supply=sup)
+
+        gain = bot._eval(R, plus(level, 1), p) - bot._eval(R, level, p)
+        assert gain > 3.0, (s.turns, gain)
+        assert bot._eval(R, plus(level, 5), p) - bot._eval(R, plus(level, 4), p) < gain
     assert found >= 3

@@ -28,10 +28,11 @@ while an astronaut sits at home, before the board is full (end without bonus); b
 bonus, ties); the two counters on the board each astronaut is likeliest to fetch first; and the risk
 of being stranded once placing ends. Hard also counts every turn of its own tour heavily (tempo),
 takes a solar counter a move reaches rather than build, and heads home along the tubes already on the
-board once both solar counters are in. A finished game with a stranded astronaut is worse for them than
-any other defeat, and going back to a spot already stood on with nothing changed costs a point (no
-loops). They read the CPU clock against ``THINK_BUDGET`` and answer with the best choice so far when
-it runs out.
+board once both solar counters are in; it weighs the chance of winning on its expected margin (near
+the end a point that breaks a tie is worth several). A finished game with a stranded astronaut is
+worse for them than any other defeat, and going back to a spot already stood on with nothing changed
+costs a point (no loops). They read the CPU clock against ``THINK_BUDGET`` and answer with the best
+choice so far when it runs out.
 
 ``random`` is :class:`sim.ai.RandomAgent`: a uniformly random legal action.
 Agents are seeded; easy and random never read the clock, so their games replay from the seed (a search
@@ -84,6 +85,8 @@ LOOP_PENALTY = 1.0  #: points against going back to a spot already stood on, per
 TOUR_WEIGHT = 0.5   #: points per turn of an astronaut's tour (search levels' race value)
 TURNS_PER_COST = 0.6  #: turns per unit of route-graph cost (a drift passes several segments straight on)
 STRANDED = 200.0    #: a stranded astronaut beyond a lost game
+WIN_SIGMA = 1.0     #: width (points) of the chance that the expected margin wins, once the board is full
+WIN_PER_RHOMB = 0.15  #: more width per placement left
 
 
 # ------------------------------------------------------------------------------------ route graph
@@ -385,14 +388,19 @@ def _sig(z: float) -> float:
 def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SIGMA0,
                sigma_per_rhomb: float = SIGMA_PER_RHOMB, strand_risk: float = STRAND_RISK,
                risk_horizon: int = RISK_HORIZON, home_weight: float = HOME_WEIGHT,
-               counter_weight: float = COUNTER_WEIGHT, tour_weight: float = TOUR_WEIGHT) -> float:
+               counter_weight: float = COUNTER_WEIGHT, tour_weight: float = TOUR_WEIGHT,
+               win_weight: float = 0.0, win_sigma: float = WIN_SIGMA,
+               win_per_rhomb: float = WIN_PER_RHOMB) -> float:
     """Value of ``s`` for ``me`` as a race for the solar counters (the search levels): the points on
     the bases, plus for each astronaut 5 points per solar counter still to fetch times the chance that
     he gets there before the other astronaut's tour ends the race (home with both: the bonus phase, A16)
     or, while an astronaut is at home, before the board fills (end without bonus, A13); ``home_weight``
     times the chance of being home first (the bonus, ties); ``counter_weight`` times the points of the
     two counters on the board he is likeliest to fetch before the other and before the race ends; minus
-    ``tour_weight`` per turn of ``me``'s tour and ``TOUR_WEIGHT`` per turn of the other's. Chances are
+    ``tour_weight`` per turn of ``me``'s tour and ``TOUR_WEIGHT`` per turn of the other's; plus
+    ``win_weight`` times the chance that the expected margin (points, solar counters and counters as
+    weighed here, a tie to the one home first) wins, from -1 to 1, logistic with a width of
+    ``win_sigma`` points plus ``win_per_rhomb`` per placement left. Chances are
     logistic in differences of turns (:func:`tour_times`, :func:`field`), wider while many rhombs may
     still change the board; the astronaut to act is half a turn ahead. A stranding risk near the end
     as in :func:`evaluate`; a finished game or the bonus phase as there."""
@@ -405,6 +413,8 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
     solar = POINTS["solar"]
     # while an astronaut is at home the game ends once the board is full (end without bonus)
     home = left > 0 and any(s.at[p] == BASES[p] for p in (0, 1))
+    margin = v
+    first = 0.0
     for x, sign in ((me, 1.0), (1 - me, -1.0)):
         y = 1 - x
         sols, fx = times[x]
@@ -413,9 +423,14 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
         if home:
             cut = min(cut, left + 0.5)
         for t in sols:
-            v += sign * solar * _sig((cut - t) / sigma)
+            g = sign * solar * _sig((cut - t) / sigma)
+            v += g
+            margin += g
         # home first: the bonus, the other's solar counters cut off, ties won
-        v += sign * home_weight * _sig((fy - fx + (0.5 if s.turn == x else -0.5)) / sigma)
+        hf = _sig((fy - fx + (0.5 if s.turn == x else -0.5)) / sigma)
+        v += sign * home_weight * hf
+        if x == me:
+            first = hf
         # every turn saved counts, however far the goal still is: its own at ``tour_weight`` (tempo),
         # the other's at TOUR_WEIGHT only (lengthening a hopeless tour must not beat fetching points)
         v -= sign * (tour_weight if x == me else TOUR_WEIGHT) * fx
@@ -433,7 +448,20 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
                 lim = min(cut, ty + (0.5 if s.turn == x else -0.5))
                 got.append(POINTS[kind] * _sig((lim - tx) / sigma))
             got.sort(reverse=True)
-            v += sign * counter_weight * sum(got[:COUNTERS_WEIGHED])
+            g = sign * counter_weight * sum(got[:COUNTERS_WEIGHED])
+            v += g
+            margin += g
+    if win_weight:
+        # the game is won on points, a tie by the one home first (A17): the chance that the expected
+        # margin holds, sharper as the end nears
+        h0, h1 = s.home_since[me], s.home_since[1 - me]
+        if h0 is not None and (h1 is None or h0 < h1):
+            tie = 0.5
+        elif h1 is not None:
+            tie = -0.5
+        else:
+            tie = first - 0.5
+        v += win_weight * (2.0 * _sig((margin + tie) / (win_sigma + win_per_rhomb * left)) - 1.0)
     return with_strand_risk(v, s, me, left, risk_horizon, strand_risk)
 
 
@@ -632,7 +660,9 @@ class Level:
     how early and how much the bot fears being stranded; ``tour_weight``: points per turn of its own
     tour (:func:`race_value`; the other's at ``TOUR_WEIGHT``); ``rush``: a move that fetches a solar
     counter, and with both in a move nearer home along the tubes already on the board, beats drawing;
-    ``race``: positions valued by :func:`race_value`, else by :func:`evaluate` (with ``alpha_opp``)."""
+    ``race``: positions valued by :func:`race_value`, else by :func:`evaluate` (with ``alpha_opp``);
+    ``win_weight``, ``win_sigma``, ``win_per_rhomb``: how much the chance of winning on the expected
+    margin weighs in :func:`race_value`."""
 
     draws: int
     exact: int
@@ -644,6 +674,10 @@ class Level:
     tour_weight: float = TOUR_WEIGHT
     rush: bool = False
     draw_margin: float = 0.0
+    draw_trust: float = 1.0
+    win_weight: float = 0.0
+    win_sigma: float = WIN_SIGMA
+    win_per_rhomb: float = WIN_PER_RHOMB
     expectimax: bool = True
     race: bool = True
 
@@ -658,12 +692,13 @@ THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 #: best move; medium over the 3 most frequent kinds of rhomb left with 4 placements of each valued
 #: exactly, hard over 10 kinds with 12. Hard also plays for tempo (16 times medium's weight per turn of
 #: its own tour, the other's as medium), fears stranding from 20 placements before the end (medium
-#: from 6) and heads home along the tubes on the board once both solar counters are in (tuned by
-#: selfplay against easy, itself and a random mover).
+#: from 6), heads home along the tubes on the board once both solar counters are in and weighs the
+#: chance of winning on its margin at 30 points (tuned by selfplay against easy, itself and a random
+#: mover).
 LEVELS: dict[str, Level] = {
     "medium": Level(draws=3, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
     "hard": Level(draws=10, exact=12, replies=False, budget=THINK_BUDGET["hard"], alpha_opp=1.0,
-                  risk_horizon=20, tour_weight=8.0, rush=True),
+                  risk_horizon=20, tour_weight=8.0, rush=True, win_weight=30.0),
 }
 
 
@@ -703,7 +738,8 @@ class SearchBot(RouteBot):
         lv = self.level
         if lv.race:
             return race_value(rules, s, me, strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon,
-                              tour_weight=lv.tour_weight)
+                              tour_weight=lv.tour_weight, win_weight=lv.win_weight,
+                              win_sigma=lv.win_sigma, win_per_rhomb=lv.win_per_rhomb)
         return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk, lv.alpha_opp, STRANDED)
 
     def _late(self) -> bool:
@@ -840,7 +876,8 @@ class SearchBot(RouteBot):
         if can_draw and self.level.expectimax:
             dv = self._draw_value(rules, s, player)
             if dv is not None:
-                if best is None or dv - self.level.draw_margin > best[0]:
+                gain = self.level.draw_trust * (dv - now) - self.level.draw_margin
+                if best is None or now + gain > best[0]:
                     return {"t": "draw"}
                 return best[2]
         if best is not None and (not can_draw or best[1] - now > BUILD_VALUE):
