@@ -660,7 +660,8 @@ class Level:
     how early and how much the bot fears being stranded; ``tour_weight``: points per turn of its own
     tour (:func:`race_value`; the other's at ``TOUR_WEIGHT``); ``rush``: a move that fetches a solar
     counter, and with both in a move nearer home along the tubes already on the board, beats drawing;
-    ``race``: positions valued by :func:`race_value`, else by :func:`evaluate` (with ``alpha_opp``);
+    ``draw_margin``: points by which a draw must beat the best move; ``race``: positions valued by
+    :func:`race_value`, else by :func:`evaluate` (with ``alpha_opp``);
     ``win_weight``, ``win_sigma``, ``win_per_rhomb``: how much the chance of winning on the expected
     margin weighs in :func:`race_value`."""
 
@@ -674,7 +675,6 @@ class Level:
     tour_weight: float = TOUR_WEIGHT
     rush: bool = False
     draw_margin: float = 0.0
-    draw_trust: float = 1.0
     win_weight: float = 0.0
     win_sigma: float = WIN_SIGMA
     win_per_rhomb: float = WIN_PER_RHOMB
@@ -876,8 +876,7 @@ class SearchBot(RouteBot):
         if can_draw and self.level.expectimax:
             dv = self._draw_value(rules, s, player)
             if dv is not None:
-                gain = self.level.draw_trust * (dv - now) - self.level.draw_margin
-                if best is None or now + gain > best[0]:
+                if best is None or dv - self.level.draw_margin > best[0]:
                     return {"t": "draw"}
                 return best[2]
         if best is not None and (not can_draw or best[1] - now > BUILD_VALUE):
