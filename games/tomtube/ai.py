@@ -389,8 +389,7 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
                sigma_per_rhomb: float = SIGMA_PER_RHOMB, strand_risk: float = STRAND_RISK,
                risk_horizon: int = RISK_HORIZON, home_weight: float = HOME_WEIGHT,
                counter_weight: float = COUNTER_WEIGHT, tour_weight: float = TOUR_WEIGHT,
-               win_weight: float = 0.0, win_sigma: float = WIN_SIGMA,
-               win_per_rhomb: float = WIN_PER_RHOMB) -> float:
+               win_weight: float = 0.0) -> float:
     """Value of ``s`` for ``me`` as a race for the solar counters (the search levels): the points on
     the bases, plus for each astronaut 5 points per solar counter still to fetch times the chance that
     he gets there before the other astronaut's tour ends the race (home with both: the bonus phase, A16)
@@ -400,7 +399,7 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
     ``tour_weight`` per turn of ``me``'s tour and ``TOUR_WEIGHT`` per turn of the other's; plus
     ``win_weight`` times the chance that the expected margin (points, solar counters and counters as
     weighed here, a tie to the one home first) wins, from -1 to 1, logistic with a width of
-    ``win_sigma`` points plus ``win_per_rhomb`` per placement left. Chances are
+    ``WIN_SIGMA`` points plus ``WIN_PER_RHOMB`` per placement left. Chances are
     logistic in differences of turns (:func:`tour_times`, :func:`field`), wider while many rhombs may
     still change the board; the astronaut to act is half a turn ahead. A stranding risk near the end
     as in :func:`evaluate`; a finished game or the bonus phase as there."""
@@ -461,7 +460,7 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
             tie = -0.5
         else:
             tie = first - 0.5
-        v += win_weight * (2.0 * _sig((margin + tie) / (win_sigma + win_per_rhomb * left)) - 1.0)
+        v += win_weight * (2.0 * _sig((margin + tie) / (WIN_SIGMA + WIN_PER_RHOMB * left)) - 1.0)
     return with_strand_risk(v, s, me, left, risk_horizon, strand_risk)
 
 
@@ -660,10 +659,8 @@ class Level:
     how early and how much the bot fears being stranded; ``tour_weight``: points per turn of its own
     tour (:func:`race_value`; the other's at ``TOUR_WEIGHT``); ``rush``: a move that fetches a solar
     counter, and with both in a move nearer home along the tubes already on the board, beats drawing;
-    ``draw_margin``: points by which a draw must beat the best move; ``race``: positions valued by
-    :func:`race_value`, else by :func:`evaluate` (with ``alpha_opp``);
-    ``win_weight``, ``win_sigma``, ``win_per_rhomb``: how much the chance of winning on the expected
-    margin weighs in :func:`race_value`."""
+    ``race``: positions valued by :func:`race_value`, else by :func:`evaluate` (with ``alpha_opp``);
+    ``win_weight``: points for the chance of winning on the expected margin (:func:`race_value`)."""
 
     draws: int
     exact: int
@@ -674,10 +671,7 @@ class Level:
     alpha_opp: float = ALPHA_OPP
     tour_weight: float = TOUR_WEIGHT
     rush: bool = False
-    draw_margin: float = 0.0
     win_weight: float = 0.0
-    win_sigma: float = WIN_SIGMA
-    win_per_rhomb: float = WIN_PER_RHOMB
     expectimax: bool = True
     race: bool = True
 
@@ -738,8 +732,7 @@ class SearchBot(RouteBot):
         lv = self.level
         if lv.race:
             return race_value(rules, s, me, strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon,
-                              tour_weight=lv.tour_weight, win_weight=lv.win_weight,
-                              win_sigma=lv.win_sigma, win_per_rhomb=lv.win_per_rhomb)
+                              tour_weight=lv.tour_weight, win_weight=lv.win_weight)
         return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk, lv.alpha_opp, STRANDED)
 
     def _late(self) -> bool:
@@ -876,7 +869,7 @@ class SearchBot(RouteBot):
         if can_draw and self.level.expectimax:
             dv = self._draw_value(rules, s, player)
             if dv is not None:
-                if best is None or dv - self.level.draw_margin > best[0]:
+                if best is None or dv > best[0]:
                     return {"t": "draw"}
                 return best[2]
         if best is not None and (not can_draw or best[1] - now > BUILD_VALUE):
