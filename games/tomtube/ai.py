@@ -453,13 +453,8 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
     if win_weight:
         # the game is won on points, a tie by the one home first (A17): the chance that the expected
         # margin holds, sharper as the end nears
-        h0, h1 = s.home_since[me], s.home_since[1 - me]
-        if h0 is not None and (h1 is None or h0 < h1):
-            tie = 0.5
-        elif h1 is not None:
-            tie = -0.5
-        else:
-            tie = first - 0.5
+        ahead = rules.home_first(s)
+        tie = first - 0.5 if ahead is None else 0.5 if ahead == me else -0.5
         v += win_weight * (2.0 * _sig((margin + tie) / (WIN_SIGMA + WIN_PER_RHOMB * left)) - 1.0)
     return with_strand_risk(v, s, me, left, risk_horizon, strand_risk)
 

@@ -616,6 +616,12 @@ class TomTubeRules:
         t0, t1 = (self.breakdown(s, p)["total"] for p in (0, 1))
         if t0 != t1:
             return 0 if t0 > t1 else 1
+        return self.home_first(s)
+
+    @staticmethod
+    def home_first(s: TomTubeState) -> int | None:
+        """The player whose astronaut is at home and came home before the other's (who wins a tie on
+        points, A17), or None."""
         h0, h1 = s.home_since
         if h0 is not None and (h1 is None or h0 < h1):
             return 0
