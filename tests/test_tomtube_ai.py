@@ -1,6 +1,7 @@
 """Tom Tube's search bots (games/tomtube/ai.py, levels medium and hard): they take a solar counter that
 a move reaches (the second one too), never make a move that strands their astronaut, leave home before
-the board fills and do not loop, hard heads home along the tubes once both solar counters are in;
+the board fills and do not loop, hard heads home along the tubes once both solar counters are in and
+weighs its chance of winning only while the board is open;
 they answer within their CPU budget when an injected clock runs it out and decide from what their seat
 may see (the order of the face-down rhombs is not part of it).
 Positions come from seeded games of the easy bot against a random mover."""
@@ -174,13 +175,15 @@ def test_hard_heads_home_along_the_tubes_once_both_solar_counters_are_in():
 
 
 def test_hard_values_the_point_that_breaks_a_lost_tie_above_its_face_value():
-    """Near the end with the other astronaut home first, level points lose the game (a tie goes to the
-    one home first, A17): to hard one point more is worth several, since it turns the result; a point
-    on top of a lead of four is worth less than that one."""
+    """With the other astronaut home first, level points lose the game (a tie goes to the one home
+    first, A17): to hard, while the win chance counts (``win_left`` placements or more left), one point
+    more is worth several, since it turns the result; a point on top of a lead of four is worth less
+    than that one."""
     found = 0
+    lo = ai.LEVELS["hard"].win_left
     for s, p in positions(range(1, 8)):
         q = 1 - p
-        if s.at[p] == BASES[p] or s.at[p] == BASES[q] or not 0 < ai.placements_left(s) <= 8:
+        if s.at[p] == BASES[p] or s.at[p] == BASES[q] or not lo <= ai.placements_left(s) <= lo + 8:
             continue
         sp = s.supply[p]
         # no solar counter or counter left to fetch: the points on the bases are the whole margin
@@ -197,7 +200,37 @@ def test_hard_values_the_point_that_breaks_a_lost_tie_above_its_face_value():
             sup = tuple((e + n, c, a, so) if i == p else x.supply[i] for i in (0, 1))
             return dataclasses.replace(x, supply=sup)
 
+        bot.select_action(R, level, p)      # a decision in this position sets what counts
         gain = bot._eval(R, plus(level, 1), p) - bot._eval(R, level, p)
         assert gain > 3.0, (s.turns, gain)
         assert bot._eval(R, plus(level, 5), p) - bot._eval(R, plus(level, 4), p) < gain
     assert found >= 3
+
+
+def test_hard_weighs_the_win_chance_only_while_the_board_is_open():
+    """Hard's decisions value positions with the win chance while ``win_left`` placements or more are
+    left and by the race alone after that (counted to the end, the win chance kept both astronauts at
+    home while the board filled); medium never weighs it."""
+    lv = ai.LEVELS["hard"]
+    assert lv.win_weight > 0 and lv.win_left > 0
+    seen = {True: 0, False: 0}
+    for s, p in positions(range(1, 6)):
+        left = ai.placements_left(s)
+        if left == 0 or s.bonus_for is not None:
+            continue
+        early = left >= lv.win_left
+        if seen[early] >= 3:
+            continue
+        bot = make_agent("hard", 2, clock=still)
+        bot.select_action(R, s, p)
+        o = R.observe(s, p)
+        race = dict(strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon, tour_weight=lv.tour_weight)
+        with_win = ai.race_value(R, o, p, win_weight=lv.win_weight, **race)
+        without = ai.race_value(R, o, p, **race)
+        assert bot._eval(R, o, p) == pytest.approx(with_win if early else without), (s.turns, left)
+        if with_win != pytest.approx(without):
+            seen[early] += 1
+        med = make_agent("medium", 2, clock=still)
+        med.select_action(R, s, p)
+        assert med._eval(R, o, p) == pytest.approx(ai.race_value(R, o, p))
+    assert seen == {True: 3, False: 3}

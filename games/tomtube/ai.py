@@ -28,11 +28,11 @@ while an astronaut sits at home, before the board is full (end without bonus); b
 bonus, ties); the two counters on the board each astronaut is likeliest to fetch first; and the risk
 of being stranded once placing ends. Hard also counts every turn of its own tour heavily (tempo),
 takes a solar counter a move reaches rather than build, and heads home along the tubes already on the
-board once both solar counters are in; it weighs the chance of winning on its expected margin (near
-the end a point that breaks a tie is worth several). A finished game with a stranded astronaut is
-worse for them than any other defeat, and going back to a spot already stood on with nothing changed
-costs a point (no loops). They read the CPU clock against ``THINK_BUDGET`` and answer with the best
-choice so far when it runs out.
+board once both solar counters are in; while 10 or more placements are left it weighs the chance of
+winning on its expected margin, after that the race for the solar counters alone. A finished game with a
+stranded astronaut is worse for them than any other defeat, and going back to a spot already stood on
+with nothing changed costs a point (no loops). They read the CPU clock against ``THINK_BUDGET`` and
+answer with the best choice so far when it runs out.
 
 ``random`` is :class:`sim.ai.RandomAgent`: a uniformly random legal action.
 Agents are seeded; easy and random never read the clock, so their games replay from the seed (a search
@@ -655,7 +655,9 @@ class Level:
     tour (:func:`race_value`; the other's at ``TOUR_WEIGHT``); ``rush``: a move that fetches a solar
     counter, and with both in a move nearer home along the tubes already on the board, beats drawing;
     ``race``: positions valued by :func:`race_value`, else by :func:`evaluate` (with ``alpha_opp``);
-    ``win_weight``: points for the chance of winning on the expected margin (:func:`race_value`)."""
+    ``win_weight``: points for the chance of winning on the expected margin (:func:`race_value`), in
+    a decision taken while at least ``win_left`` placements are left (after that the race for the solar
+    counters alone)."""
 
     draws: int
     exact: int
@@ -667,6 +669,7 @@ class Level:
     tour_weight: float = TOUR_WEIGHT
     rush: bool = False
     win_weight: float = 0.0
+    win_left: int = 0
     expectimax: bool = True
     race: bool = True
 
@@ -682,12 +685,13 @@ THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 #: exactly, hard over 10 kinds with 12. Hard also plays for tempo (16 times medium's weight per turn of
 #: its own tour, the other's as medium), fears stranding from 20 placements before the end (medium
 #: from 6), heads home along the tubes on the board once both solar counters are in and weighs the
-#: chance of winning on its margin at 30 points (tuned by selfplay against easy, itself and a random
-#: mover).
+#: chance of winning on its margin at 30 points while 10 or more placements are left (tuned by selfplay
+#: against easy, itself and a random mover; counted to the end, it kept both astronauts at home while
+#: the board filled and fewer solar counters were fetched).
 LEVELS: dict[str, Level] = {
     "medium": Level(draws=3, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
     "hard": Level(draws=10, exact=12, replies=False, budget=THINK_BUDGET["hard"], alpha_opp=1.0,
-                  risk_horizon=20, tour_weight=8.0, rush=True, win_weight=30.0),
+                  risk_horizon=20, tour_weight=8.0, rush=True, win_weight=30.0, win_left=10),
 }
 
 
@@ -711,6 +715,8 @@ class SearchBot(RouteBot):
         self.name = level
         self.clock = clock or time.thread_time
         self._deadline = INF
+        #: the win chance's weight in the decision under way (``level.win_left``)
+        self._win_weight = self.level.win_weight
         #: whether the last decision ran out of time
         self.cut = False
         #: how often its astronaut stood on a sphere with the same supply on the same board (loops)
@@ -721,13 +727,15 @@ class SearchBot(RouteBot):
         s = rules.observe(s, player)
         self._deadline = self.clock() + self.level.budget
         self.cut = False
+        lv = self.level
+        self._win_weight = lv.win_weight if placements_left(s) >= lv.win_left else 0.0
         return super().select_action(rules, s, player)
 
     def _eval(self, rules: TomTubeRules, s: TomTubeState, me: int) -> float:
         lv = self.level
         if lv.race:
             return race_value(rules, s, me, strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon,
-                              tour_weight=lv.tour_weight, win_weight=lv.win_weight)
+                              tour_weight=lv.tour_weight, win_weight=self._win_weight)
         return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk, lv.alpha_opp, STRANDED)
 
     def _late(self) -> bool:
