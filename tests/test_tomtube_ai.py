@@ -3,7 +3,8 @@ a move reaches (the second one too), never make a move that strands their astron
 the board fills and do not loop, hard heads home along the tubes once both solar counters are in and
 weighs its chance of winning only while the board is open;
 they answer within their CPU budget when an injected clock runs it out and decide from what their seat
-may see (the order of the face-down rhombs is not part of it).
+may see (the order of the face-down rhombs is not part of it); against an opponent who built first
+hard plays the race alone.
 Positions come from seeded games of the easy bot against a random mover."""
 from __future__ import annotations
 
@@ -234,3 +235,64 @@ def test_hard_weighs_the_win_chance_only_while_the_board_is_open():
         med.select_action(R, s, p)
         assert med._eval(R, o, p) == pytest.approx(ai.race_value(R, o, p))
     assert seen == {True: 3, False: 3}
+
+
+class Builder:
+    """Draws whenever it may and places like easy: its astronaut stays at home while it builds."""
+
+    def __init__(self, seed: int):
+        self.easy = make_agent("easy", seed)
+
+    def select_action(self, rules, s, p):
+        if s.phase == "turn" and any(a["t"] == "draw" for a in rules.legal_actions(s, p)):
+            return {"t": "draw"}
+        return self.easy.select_action(rules, s, p)
+
+
+@pytest.mark.parametrize("other", ["easy", "builder"])
+def test_hard_plays_the_race_alone_against_an_opponent_who_built_first(other):
+    """Against an opponent whose astronaut is still at home after the opening turns, hard values
+    positions by the race alone (no win chance, no weight for being home first) and counts
+    ``home_missing`` points against an astronaut sitting at home per solar counter to fetch; against one
+    who left at once (easy) it keeps its usual weights. A bot that first sees a game after the opening
+    keeps them too."""
+    lv = ai.LEVELS["hard"]
+    assert lv.builder_race and lv.home_missing > 0
+    m = Match(R, {"first": 0}, 5)
+    hard = make_agent("hard", 5, clock=still)
+    opp = Builder(6) if other == "builder" else make_agent("easy", 6)
+    bots = [hard, opp]
+    checked = 0
+    while not m.is_over() and checked < 4:
+        p = m.active_players()[0]
+        s = m.state
+        a = bots[p].select_action(R, s, p)
+        if p == 0 and s.phase == "turn" and s.turns > ai.OPENING_TURNS:
+            assert hard._built is (other == "builder")
+            o = R.observe(s, 0)
+            race = dict(strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon, tour_weight=lv.tour_weight)
+            if other == "builder":
+                assert s.at[1] == BASES[1]
+                want = ai.race_value(R, o, 0, home_weight=0.0, home_missing=lv.home_missing, **race)
+                plain = ai.race_value(R, o, 0, home_weight=0.0, **race)
+                # the opponent sits at home with his solar counters to fetch: points for hard
+                mine = len(ai.tour_times(o, 0)[0]) if s.at[0] == BASES[0] else 0
+                theirs = len(ai.tour_times(o, 1)[0])
+                assert theirs > 0
+                assert want - plain == pytest.approx(lv.home_missing * (theirs - mine))
+            else:
+                w = lv.win_weight if ai.placements_left(o) >= lv.win_left else 0.0
+                want = ai.race_value(R, o, 0, win_weight=w, **race)
+            assert hard._eval(R, o, 0) == pytest.approx(want)
+            checked += 1
+        m.submit(p, a)
+    assert checked == 4
+    s = m.state
+    # an undo keeps the judgement; a new game (the opening again) judges afresh
+    hard._opening(dataclasses.replace(s, turns=s.turns - 2), 0)
+    assert hard._built is (other == "builder")
+    hard._opening(dataclasses.replace(s, turns=0, at=(BASES[0], BASES[1])), 0)
+    assert hard._built is None
+    fresh = make_agent("hard", 7, clock=still)
+    fresh._opening(s, 0)
+    assert fresh._built is False

@@ -29,9 +29,11 @@ bonus, ties); the two counters on the board each astronaut is likeliest to fetch
 of being stranded once placing ends. Hard also counts every turn of its own tour heavily (tempo),
 takes a solar counter a move reaches rather than build, and heads home along the tubes already on the
 board once both solar counters are in; while 10 or more placements are left it weighs the chance of
-winning on its expected margin, after that the race for the solar counters alone. A finished game with a
-stranded astronaut is worse for them than any other defeat, and going back to a spot already stood on
-with nothing changed costs a point (no loops). They read the CPU clock against ``THINK_BUDGET`` and
+winning on its expected margin, after that the race for the solar counters alone; against an opponent
+who built first (his astronaut still at home after the first turns) it plays that race alone from the
+start and does not sit at home with solar counters to fetch. A finished game with a stranded
+astronaut is worse for them than any other defeat, and going back to a spot already stood on with
+nothing changed costs a point (no loops). They read the CPU clock against ``THINK_BUDGET`` and
 answer with the best choice so far when it runs out.
 
 ``random`` is :class:`sim.ai.RandomAgent`: a uniformly random legal action.
@@ -87,6 +89,7 @@ TURNS_PER_COST = 0.6  #: turns per unit of route-graph cost (a drift passes seve
 STRANDED = 200.0    #: a stranded astronaut beyond a lost game
 WIN_SIGMA = 1.0     #: width (points) of the chance that the expected margin wins, once the board is full
 WIN_PER_RHOMB = 0.15  #: more width per placement left
+OPENING_TURNS = 4   #: turns (both players') after which an astronaut still at home has built first
 
 
 # ------------------------------------------------------------------------------------ route graph
@@ -389,7 +392,7 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
                sigma_per_rhomb: float = SIGMA_PER_RHOMB, strand_risk: float = STRAND_RISK,
                risk_horizon: int = RISK_HORIZON, home_weight: float = HOME_WEIGHT,
                counter_weight: float = COUNTER_WEIGHT, tour_weight: float = TOUR_WEIGHT,
-               win_weight: float = 0.0) -> float:
+               win_weight: float = 0.0, home_missing: float = 0.0) -> float:
     """Value of ``s`` for ``me`` as a race for the solar counters (the search levels): the points on
     the bases, plus for each astronaut 5 points per solar counter still to fetch times the chance that
     he gets there before the other astronaut's tour ends the race (home with both: the bonus phase, A16)
@@ -399,7 +402,8 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
     ``tour_weight`` per turn of ``me``'s tour and ``TOUR_WEIGHT`` per turn of the other's; plus
     ``win_weight`` times the chance that the expected margin (points, solar counters and counters as
     weighed here, a tie to the one home first) wins, from -1 to 1, logistic with a width of
-    ``WIN_SIGMA`` points plus ``WIN_PER_RHOMB`` per placement left. Chances are
+    ``WIN_SIGMA`` points plus ``WIN_PER_RHOMB`` per placement left; minus ``home_missing`` per solar
+    counter still to fetch by an astronaut who sits at home. Chances are
     logistic in differences of turns (:func:`tour_times`, :func:`field`), wider while many rhombs may
     still change the board; the astronaut to act is half a turn ahead. A stranding risk near the end
     as in :func:`evaluate`; a finished game or the bonus phase as there."""
@@ -421,6 +425,8 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
         cut = fy + (0.5 if s.turn == x else -0.5)
         if home:
             cut = min(cut, left + 0.5)
+        if home_missing and s.at[x] == BASES[x]:
+            v -= sign * home_missing * len(sols)
         for t in sols:
             g = sign * solar * _sig((cut - t) / sigma)
             v += g
@@ -657,7 +663,9 @@ class Level:
     ``race``: positions valued by :func:`race_value`, else by :func:`evaluate` (with ``alpha_opp``);
     ``win_weight``: points for the chance of winning on the expected margin (:func:`race_value`), in
     a decision taken while at least ``win_left`` placements are left (after that the race for the solar
-    counters alone)."""
+    counters alone); ``builder_race``: against an opponent who built first (his astronaut still at home
+    after ``OPENING_TURNS`` turns), no win chance and no weight for being home first, and
+    ``home_missing`` points against an astronaut at home per solar counter he still has to fetch."""
 
     draws: int
     exact: int
@@ -670,6 +678,8 @@ class Level:
     rush: bool = False
     win_weight: float = 0.0
     win_left: int = 0
+    builder_race: bool = False
+    home_missing: float = 0.0
     expectimax: bool = True
     race: bool = True
 
@@ -687,11 +697,15 @@ THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 #: from 6), heads home along the tubes on the board once both solar counters are in and weighs the
 #: chance of winning on its margin at 30 points while 10 or more placements are left (tuned by selfplay
 #: against easy, itself and a random mover; counted to the end, it kept both astronauts at home while
-#: the board filled and fewer solar counters were fetched).
+#: the board filled and fewer solar counters were fetched). Against an opponent who built first it plays
+#: the race alone and counts 3 points against sitting at home per solar counter to fetch: two such
+#: astronauts otherwise build at home while the board fills, whereas against one who leaves at once
+#: (as easy does) building first and the win chance are what win.
 LEVELS: dict[str, Level] = {
     "medium": Level(draws=3, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
     "hard": Level(draws=10, exact=12, replies=False, budget=THINK_BUDGET["hard"], alpha_opp=1.0,
-                  risk_horizon=20, tour_weight=8.0, rush=True, win_weight=30.0, win_left=10),
+                  risk_horizon=20, tour_weight=8.0, rush=True, win_weight=30.0, win_left=10,
+                  builder_race=True, home_missing=3.0),
 }
 
 
@@ -722,20 +736,45 @@ class SearchBot(RouteBot):
         #: how often its astronaut stood on a sphere with the same supply on the same board (loops)
         self._visits: dict[tuple, int] = {}
         self._last_turn = -1
+        #: whether the opponent built first (his astronaut at home after ``OPENING_TURNS``); None while
+        #: the opening runs; False (unknown) when the bot first sees a game after it, e.g. a resumed one
+        self._built: bool | None = None
+        self._seen = -1
 
     def select_action(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
         s = rules.observe(s, player)
         self._deadline = self.clock() + self.level.budget
         self.cut = False
         lv = self.level
+        self._opening(s, player)
         self._win_weight = lv.win_weight if placements_left(s) >= lv.win_left else 0.0
+        if lv.builder_race and self._built:
+            self._win_weight = 0.0
         return super().select_action(rules, s, player)
+
+    def _opening(self, s: TomTubeState, player: int) -> None:
+        """Notes whether the opponent built first: his astronaut still at home after ``OPENING_TURNS``
+        turns of a game this bot saw from its opening."""
+        if self._seen < 0:
+            # the first position seen: judged only if it is still the opening
+            self._built = None if s.turns <= OPENING_TURNS else False
+        elif s.turns < self._seen and s.turns <= OPENING_TURNS:
+            self._built = None          # a new game, or an undo back into the opening
+        self._seen = s.turns
+        if self._built is None:
+            if s.at[1 - player] != BASES[1 - player]:
+                self._built = False
+            elif s.turns > OPENING_TURNS:
+                self._built = True
 
     def _eval(self, rules: TomTubeRules, s: TomTubeState, me: int) -> float:
         lv = self.level
         if lv.race:
+            race = lv.builder_race and bool(self._built)
             return race_value(rules, s, me, strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon,
-                              tour_weight=lv.tour_weight, win_weight=self._win_weight)
+                              tour_weight=lv.tour_weight, win_weight=self._win_weight,
+                              home_weight=0.0 if race else HOME_WEIGHT,
+                              home_missing=lv.home_missing if race else 0.0)
         return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk, lv.alpha_opp, STRANDED)
 
     def _late(self) -> bool:
