@@ -740,6 +740,8 @@ class SearchBot(RouteBot):
         #: the opening runs; False (unknown) when the bot first sees a game after it, e.g. a resumed one
         self._built: bool | None = None
         self._seen = -1
+        #: the decision under way plays the race alone (``level.builder_race`` against a builder)
+        self._race_only = False
 
     def select_action(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
         s = rules.observe(s, player)
@@ -747,9 +749,8 @@ class SearchBot(RouteBot):
         self.cut = False
         lv = self.level
         self._opening(s, player)
-        self._win_weight = lv.win_weight if placements_left(s) >= lv.win_left else 0.0
-        if lv.builder_race and self._built:
-            self._win_weight = 0.0
+        self._race_only = lv.builder_race and bool(self._built)
+        self._win_weight = lv.win_weight if placements_left(s) >= lv.win_left and not self._race_only else 0.0
         return super().select_action(rules, s, player)
 
     def _opening(self, s: TomTubeState, player: int) -> None:
@@ -770,7 +771,7 @@ class SearchBot(RouteBot):
     def _eval(self, rules: TomTubeRules, s: TomTubeState, me: int) -> float:
         lv = self.level
         if lv.race:
-            race = lv.builder_race and bool(self._built)
+            race = self._race_only
             return race_value(rules, s, me, strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon,
                               tour_weight=lv.tour_weight, win_weight=self._win_weight,
                               home_weight=0.0 if race else HOME_WEIGHT,
