@@ -296,3 +296,30 @@ def test_hard_plays_the_race_alone_against_an_opponent_who_built_first(other):
     fresh = make_agent("hard", 7, clock=still)
     fresh._opening(s, 0)
     assert fresh._built is False
+
+
+def test_the_way_home_is_still_found_when_the_exact_count_grows_too_large(monkeypatch):
+    """``static_tour`` under a search cap too small for the counters on the board falls back to a way
+    that leaves them where they lie: one that exists (never cheaper than the exact count), so hard with
+    both solar counters still heads home along it rather than back and forth."""
+    monkeypatch.setattr(ai, "STATIC_CAP", 60)
+    found = fell_back = moved = 0
+    for s, p in positions(range(1, 14)):
+        if s.supply[p][3] != 2 or s.at[p] == BASES[p] or not s.counters:
+            continue
+        exact = ai.static_tour(s, p, cap=10 ** 6)
+        small = ai.static_tour(s, p)
+        if small is None:
+            continue
+        found += 1
+        assert small >= exact, (s.turns, small, exact)
+        if ai._static_search(s, p, (), 60, True) is None:
+            fell_back += 1
+            assert small == ai._static_search(s, p, (), 10 ** 6, False)
+        if small < 3 * ai.LEG_CAP and R.placeable(s):
+            moved += 1
+            a = make_agent("hard", 6, clock=still).select_action(R, s, p)
+            assert a["t"] == "move", (s.turns, a)
+            after = R.apply(s, p, a)[0]
+            assert after.at[p] == BASES[p] or ai.static_tour(after, p) < small, (s.turns, a)
+    assert found >= 3 and fell_back >= 1 and moved >= 1, (found, fell_back, moved)

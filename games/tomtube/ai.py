@@ -220,25 +220,41 @@ def tour_cost(s: TomTubeState, player: int, board: Board | None = None, pos: str
     return min(full, home)
 
 
-def static_tour(s: TomTubeState, player: int, cap: int = STATIC_CAP) -> float | None:
+def static_tour(s: TomTubeState, player: int, cap: int | None = None) -> float | None:
     """On a board that can no longer change: the cheapest way for ``player`` to collect his remaining
     solar counters and get home, or to get home without them at 5 points per solar counter left behind.
     Cost = turns + points of the counters paid on the way (a control drift 2, a jump 1, an alien exchange
     1 more), so a move along the best way raises the value of the position by one. A uniform-cost
     search over (sphere, counters held, counters picked up) with the real drift and jump rules (the other
-    astronaut ignored). 3 * LEG_CAP if he cannot get home at all; None when the search grows beyond
-    ``cap`` states."""
+    astronaut ignored). 3 * LEG_CAP if he cannot get home at all. When the search grows beyond ``cap``
+    states (default ``STATIC_CAP``), the same search with the counters other than solar left where they
+    lie (they stop him and give nothing): the cost of a way that exists, if perhaps not the cheapest;
+    None only if that too grows beyond ``cap``."""
     if s.bonus_for == player:
         return 0.0
     board = s.board
     e0, c0, a0, _so = s.supply[player]
     want = tuple(targets(s, player))
-    key = ("ai_static", player, s.at[player], e0, c0, a0, tuple(sorted(s.counters.items())), want)
+    cap = STATIC_CAP if cap is None else cap
+    key = ("ai_static", player, s.at[player], e0, c0, a0, tuple(sorted(s.counters.items())), want, cap)
     hit = board.cache.get(key, False)
     if hit is not False:
         return hit
+    out = _static_search(s, player, want, cap, True)
+    if out is None:
+        out = _static_search(s, player, want, cap, False)
+    board.cache[key] = out
+    return out
+
+
+def _static_search(s: TomTubeState, player: int, want: tuple[str, ...], cap: int, pick: bool) -> float | None:
+    """:func:`static_tour`'s search; ``pick``: the counters on the board are picked up (else they stay
+    where they lie, stopping him, and only the solar counters are fetched)."""
+    board = s.board
+    e0, c0, a0, _so = s.supply[player]
     home = BASES[player]
-    items = sorted(s.counters) + list(want)
+    lying = frozenset(s.counters) if not pick else frozenset()
+    items = (sorted(s.counters) if pick else []) + list(want)
     bit = {n: 1 << i for i, n in enumerate(items)}
     solar_bits = sum(bit[m] for m in want)
     memo = board.cache.setdefault(("ai_static_moves", player), {})
@@ -254,7 +270,7 @@ def static_tour(s: TomTubeState, player: int, cap: int = STATIC_CAP) -> float | 
         if cost >= full or cost >= home_only + 5.0 * len(want) or cost >= 3 * LEG_CAP:
             break
         node, e, c, a, picked = st
-        stops = frozenset(n for n in items if not picked & bit[n])
+        stops = lying | frozenset(n for n in items if not picked & bit[n])
         for mode in ("drift", "control", "jump"):
             if mode == "control" and c == 0 and a == 0 or mode == "jump" and e == 0 and a == 0:
                 continue
@@ -300,14 +316,10 @@ def static_tour(s: TomTubeState, player: int, cap: int = STATIC_CAP) -> float | 
                     tie += 1
                     heapq.heappush(heap, (nd, tie, nst))
         if len(best) > cap:
-            board.cache[key] = None
             return None
     if home_only == INF:
-        out = 3 * LEG_CAP
-    else:
-        out = float(min(full, home_only + 5.0 * len(want)))
-    board.cache[key] = out
-    return out
+        return 3 * LEG_CAP
+    return float(min(full, home_only + 5.0 * len(want)))
 
 
 def placements_left(s: TomTubeState) -> int:
