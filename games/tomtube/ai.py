@@ -747,10 +747,10 @@ class SearchBot(RouteBot):
         self.cut = False
         #: how often its astronaut stood on a sphere with the same supply on the same board (loops)
         self._visits: dict[tuple, int] = {}
-        self._last_turn = -1
         #: whether the opponent built first (his astronaut at home after ``OPENING_TURNS``); None while
         #: the opening runs; False (unknown) when the bot first sees a game after it, e.g. a resumed one
         self._built: bool | None = None
+        #: the turn of the last position seen (a new game or an undo goes back)
         self._seen = -1
         #: the decision under way plays the race alone (``level.builder_race`` against a builder)
         self._race_only = False
@@ -760,6 +760,8 @@ class SearchBot(RouteBot):
         self._deadline = self.clock() + self.level.budget
         self.cut = False
         lv = self.level
+        if s.turns < self._seen:
+            self._visits.clear()        # a new game, or an undo
         self._opening(s, player)
         self._race_only = lv.builder_race and bool(self._built)
         self._win_weight = lv.win_weight if placements_left(s) >= lv.win_left and not self._race_only else 0.0
@@ -876,9 +878,6 @@ class SearchBot(RouteBot):
         return best[1] if best else None
 
     def _turn(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
-        if s.turns < self._last_turn:
-            self._visits.clear()        # a new game
-        self._last_turn = s.turns
         here = self._spot(s, player)
         self._visits[here] = self._visits.get(here, 0) + 1
         now = self._eval(rules, s, player)
