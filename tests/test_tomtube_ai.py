@@ -4,8 +4,9 @@ the board fills and do not loop, hard heads home along the tubes once both solar
 weighs its chance of winning only while the board is open;
 they answer within their CPU budget when an injected clock runs it out and decide from what their seat
 may see (the order of the face-down rhombs is not part of it); against an opponent who built first
-hard plays the race alone.
-Positions come from seeded games of the easy bot against a random mover."""
+hard plays the race alone; in the bonus phase every level exchanges an alien counter that opens the
+way home. Positions come from seeded games of the easy bot against a random mover, and one bonus
+phase from a hard-vs-easy game."""
 from __future__ import annotations
 
 import dataclasses
@@ -17,6 +18,7 @@ from games.tomtube import ai
 from games.tomtube.ai import SearchBot, make_agent
 from games.tomtube.data import BASES, SOLARS
 from games.tomtube.moves import can_reach_home
+from games.tomtube.rules import build_state
 from sim.core.match import Match
 
 R = SPEC.make_rules()
@@ -323,3 +325,38 @@ def test_the_way_home_is_still_found_when_the_exact_count_grows_too_large(monkey
             after = R.apply(s, p, a)[0]
             assert after.at[p] == BASES[p] or ai.static_tour(after, p) < small, (s.turns, a)
     assert found >= 3 and fell_back >= 1 and moved >= 1, (found, fell_back, moved)
+
+
+#: A bonus phase from a hard-vs-easy game (seed 4014): Tom is home with both solar counters; Dave, on
+#: 3,-1 with only an alien counter, gets home by exchanging it (a control and two energy counters).
+#: Easy drifted between 3,-1 and 4,-1 until the 300-turn limit instead (the exchange lost a point).
+ALIEN_HOME = dict(
+    rhombs=[(24, "R25", 0), (25, "R03", 0), (8, "R27", 0), (88, "R12", 0), (101, "R20", 0), (67, "R30", 1),
+            (105, "R17", 1), (50, "R07", 1), (18, "R37", 0), (75, "R33", 1), (74, "R32", 1), (100, "R04", 0),
+            (90, "R26", 0), (58, "R09", 1), (83, "R29", 0), (95, "R28", 0), (39, "R05", 0), (70, "R40", 0),
+            (42, "R14", 1), (32, "R11", 0), (21, "R16", 0), (41, "R34", 0), (5, "R38", 0), (48, "R35", 1),
+            (45, "R24", 1), (64, "R36", 0), (14, "R31", 1)],
+    pieces=[(35, 0, "plain", 0), (19, 0, "plain", 0), (47, 1, "plain", 0), (16, 0, "arc", 2)],
+    at=("TOM_BASE", "3,-1"), supply=((1, 0, 0, 2), (0, 0, 1, 1)),
+    counters={"c24": "energy", "c18": "energy", "c58": "energy", "1,0": "control", "-1,2": "control",
+              "c64": "energy", "c14": "energy"},
+    solar_left=["DAVE_SOLAR_LL"], turn=1, bonus_for=0)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_in_the_bonus_phase_an_alien_counter_is_exchanged_for_the_way_home(level):
+    """In the bonus phase the slower astronaut may only move or exchange, so the exchange need only open
+    a better move than the others (no rhomb to draw is weighed against it): each level exchanges here
+    and the game ends within a few turns. Medium and hard come home; easy, whose defeat is sure either
+    way, may end it by stranding itself (it does not weigh being lost beyond the points)."""
+    s = build_state(R, **ALIEN_HOME)
+    assert s.bonus_for == 0 and s.turn == 1 and R.can_exchange(s, 1)
+    bot = make_agent(level, 5, clock=still)
+    actions = []
+    for _ in range(12):
+        if s.phase == "over":
+            break
+        actions.append(bot.select_action(R, s, 1))
+        s, _ev = R.apply(s, 1, actions[-1])
+    assert actions[0] == {"t": "exchange"} and s.phase == "over", (level, actions)
+    assert s.end == ("stranded" if level == "easy" else "bonus"), (level, actions, s.end)

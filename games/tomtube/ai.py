@@ -11,7 +11,7 @@ a little per free triangle around it, since it has to be completed before anyone
   counters, bonus) minus the remaining tour cost; the best move is taken if it beats placing a rhomb,
   which is worth ``BUILD_VALUE``. Control and energy counters are spent when the shorter route pays for
   the points they are worth. An alien counter is exchanged when the move it enables pays for the lost
-  point.
+  point, or, when no rhomb can be drawn (the bonus phase), when it beats every other move.
 * Placing: every slot and orientation of the drawn rhomb is scored by how much it shortens its own tour
   and lengthens the opponent's (new tubes that join the two ends of a leg, potential tubes of the
   opponent's route that it covers); the best few are valued exactly on the board after placing.
@@ -523,12 +523,13 @@ class RouteBot:
     def _turn(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
         now = self._eval(rules, s, player)
         move_v, move = self._best_move(rules, s, player)
+        can_draw = s.bonus_for is None and rules.placeable(s)
         if rules.can_exchange(s, player):
             ex, _ev = rules.apply(s, player, {"t": "exchange"})
             ex_v, ex_move = self._best_move(rules, ex, player)
-            if ex_move is not None and ex_v > move_v + 1e-9 and ex_v - now > BUILD_VALUE:
+            # the move it opens must beat the best move, and drawing too while a rhomb can be drawn
+            if ex_move is not None and ex_v > move_v + 1e-9 and (not can_draw or ex_v - now > BUILD_VALUE):
                 return {"t": "exchange"}
-        can_draw = s.bonus_for is None and rules.placeable(s)
         if move is not None and (not can_draw or move_v - now > BUILD_VALUE):
             return move
         if can_draw:
@@ -902,12 +903,14 @@ class SearchBot(RouteBot):
         except _OutOfTime:
             if best is None and moves:
                 best = (moves[0][0], moves[0][0], moves[0][1])
+        can_draw = s.bonus_for is None and rules.placeable(s)
         if rules.can_exchange(s, player):
             ex_after, _ev = rules.apply(s, player, {"t": "exchange"})
             ex_v, ex_move = self._best_move(rules, ex_after, player)
-            if ex_move is not None and (best is None or ex_v > best[1] + 1e-9) and ex_v - now > BUILD_VALUE:
+            # as the route bot: against drawing only while a rhomb can be drawn
+            if ex_move is not None and (best is None or ex_v > best[1] + 1e-9) and (
+                    not can_draw or ex_v - now > BUILD_VALUE):
                 return {"t": "exchange"}
-        can_draw = s.bonus_for is None and rules.placeable(s)
         if can_draw and self.level.rush:
             # a solar counter in reach is a sure 5 points: fetched now, whatever building would gain
             solar = [(v, a) for v, a, after in moves if after.supply[player][3] > s.supply[player][3]
