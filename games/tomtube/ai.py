@@ -527,8 +527,7 @@ class RouteBot:
         if rules.can_exchange(s, player):
             ex, _ev = rules.apply(s, player, {"t": "exchange"})
             ex_v, ex_move = self._best_move(rules, ex, player)
-            # the move it opens must beat the best move, and drawing too while a rhomb can be drawn
-            if ex_move is not None and ex_v > move_v + 1e-9 and (not can_draw or ex_v - now > BUILD_VALUE):
+            if ex_move is not None and self._exchange_pays(ex_v, move_v, now, can_draw):
                 return {"t": "exchange"}
         if move is not None and (not can_draw or move_v - now > BUILD_VALUE):
             return move
@@ -539,6 +538,12 @@ class RouteBot:
         if move is not None:
             return move
         raise ValueError("no legal action")
+
+    @staticmethod
+    def _exchange_pays(ex_v: float, move_v: float, now: float, can_draw: bool) -> bool:
+        """Whether the alien exchange is worth it: the best move after it (``ex_v``) beats the best move
+        without it, and while a rhomb can be drawn also drawing (``BUILD_VALUE`` above ``now``)."""
+        return ex_v > move_v + 1e-9 and (not can_draw or ex_v - now > BUILD_VALUE)
 
     # --------------------------------------------------------------------------------- place
     def _place(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
@@ -907,9 +912,7 @@ class SearchBot(RouteBot):
         if rules.can_exchange(s, player):
             ex_after, _ev = rules.apply(s, player, {"t": "exchange"})
             ex_v, ex_move = self._best_move(rules, ex_after, player)
-            # as the route bot: against drawing only while a rhomb can be drawn
-            if ex_move is not None and (best is None or ex_v > best[1] + 1e-9) and (
-                    not can_draw or ex_v - now > BUILD_VALUE):
+            if ex_move is not None and self._exchange_pays(ex_v, -INF if best is None else best[1], now, can_draw):
                 return {"t": "exchange"}
         if can_draw and self.level.rush:
             # a solar counter in reach is a sure 5 points: fetched now, whatever building would gain
