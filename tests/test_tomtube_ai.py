@@ -360,3 +360,61 @@ def test_in_the_bonus_phase_an_alien_counter_is_exchanged_for_the_way_home(level
         s, _ev = R.apply(s, 1, actions[-1])
     assert actions[0] == {"t": "exchange"} and s.phase == "over", (level, actions)
     assert s.end == ("stranded" if level == "easy" else "bonus"), (level, actions, s.end)
+
+
+#: Two full boards from hard-vs-easy games (seeds 6007 and 6015; hard is Dave, to act), where no rhomb
+#: can be drawn any more. In the first both hold a solar and an energy counter: hard, chasing its
+#: second solar counter, spent its energy on a jump and lost 5-6. In the second both hold both solar
+#: counters and easy an energy counter too: going home now ends the game without bonus, 10-11, so
+#: hard wandered until easy came home (10-10, easy home first).
+FULL_BOARD_TIE = dict(
+    rhombs=[(6, "R12", 1), (79, "R14", 1), (23, "R40", 0), (46, "R23", 1), (50, "R32", 1),
+            (44, "R25", 1), (66, "R11", 0), (74, "R36", 0), (84, "R08", 1), (21, "R33", 1),
+            (54, "R37", 0), (8, "R21", 1), (30, "R26", 0), (100, "R31", 1), (60, "R03", 0),
+            (2, "R34", 0), (98, "R16", 0), (42, "R05", 0), (89, "R06", 0), (39, "R19", 0),
+            (52, "R28", 0), (86, "R10", 1), (95, "R15", 1), (105, "R24", 0), (82, "R02", 0),
+            (75, "R30", 1), (31, "R13", 1), (69, "R20", 1), (0, "R22", 1), (15, "R17", 0),
+            (59, "R29", 1), (13, "R07", 1)],
+    pieces=[(1, 0, "plain", 0), (74, 0, "plain", 0), (63, 1, "plain", 0), (54, 1, "plain", 0),
+            (23, 1, "plain", 0), (9, 1, "arc", 0), (60, 1, "arc", 0), (57, 1, "arc", 0),
+            (51, 1, "Y", 0), (15, 0, "plain", 0), (17, 1, "Y", 0), (5, 1, "Y", 0), (11, 0, "arc", 0),
+            (43, 0, "Y", 0)],
+    at=("c100", "3,-1"), supply=((1, 0, 0, 1), (1, 0, 0, 1)),
+    counters={"c46": "energy", "c74": "energy", "c54": "energy", "c8": "energy", "c39": "energy",
+              "0,-2": "alien", "-3,1": "control", "c13": "energy"},
+    solar_left=["DAVE_SOLAR_UR", "TOM_SOLAR_LR"], turn=1,
+    stack=["R01", "R04", "R09", "R18", "R27", "R35", "R38", "R39"])
+
+
+FULL_BOARD_WAIT = dict(
+    rhombs=[(8, "R02", 1), (23, "R39", 1), (63, "R31", 0), (46, "R15", 1), (81, "R01", 1),
+            (21, "R34", 1), (50, "R32", 1), (17, "R26", 1), (39, "R37", 0), (95, "R13", 1),
+            (80, "R25", 1), (32, "R40", 0), (13, "R07", 1), (105, "R10", 1), (4, "R04", 0),
+            (0, "R24", 0), (99, "R18", 0), (62, "R30", 0), (84, "R33", 1), (97, "R35", 0),
+            (102, "R11", 0), (91, "R19", 1), (86, "R29", 0), (90, "R38", 1), (75, "R12", 1),
+            (70, "R17", 1), (52, "R21", 1), (47, "R23", 1), (58, "R03", 1), (31, "R16", 1),
+            (68, "R09", 0), (42, "R27", 0), (44, "R05", 1)],
+    pieces=[(1, 0, "plain", 0), (57, 1, "arc", 1), (13, 1, "plain", 0), (55, 1, "plain", 0),
+            (41, 1, "arc", 0), (39, 0, "plain", 0), (11, 0, "plain", 0), (63, 1, "plain", 0),
+            (49, 0, "arc", 2), (43, 1, "Y", 0), (47, 0, "arc", 1), (30, 0, "arc", 2)],
+    at=("3,1", "3,0"), supply=((1, 0, 0, 2), (0, 1, 0, 2)),
+    counters={"c39": "energy", "c80": "energy", "c13": "energy", "c91": "energy", "3,-1": "control",
+              "c52": "energy", "c47": "energy", "0,2": "control", "c68": "energy", "-2,2": "control"},
+    solar_left=[], turn=1,
+    stack=["R06", "R08", "R14", "R20", "R22", "R28", "R36"])
+
+
+@pytest.mark.parametrize("position", [FULL_BOARD_TIE, FULL_BOARD_WAIT], ids=["tie", "wait"])
+def test_on_a_full_board_hard_searches_both_astronauts_moves_and_beats_easy(position):
+    """With no rhomb left to draw the game holds no chance: hard searches both astronauts' moves
+    (``Level.endgame``) and wins both positions against easy, which it lost deciding one move ahead."""
+    s = build_state(R, **position)
+    assert not R.placeable(s) and s.bonus_for is None and s.turn == 1
+    bots = [make_agent("easy", 5), make_agent("hard", 7, clock=still)]
+    for _ in range(100):
+        if s.phase == "over":
+            break
+        p = R.active_players(s)[0]
+        s, _ev = R.apply(s, p, bots[p].select_action(R, s, p))
+    assert s.phase == "over" and R.winner(s) == 1, (R.outcome(s)["scores"], s.end)
+    assert ai.LEVELS["hard"].endgame > 0 and ai.LEVELS["medium"].endgame == 0

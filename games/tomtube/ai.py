@@ -28,7 +28,8 @@ while an astronaut sits at home, before the board is full (end without bonus); b
 bonus, ties); the two counters on the board each astronaut is likeliest to fetch first; and the risk
 of being stranded once placing ends. Hard also counts every turn of its own tour heavily (tempo),
 takes a solar counter a move reaches rather than build, and heads home along the tubes already on the
-board once both solar counters are in; while 10 or more placements are left it weighs the chance of
+board once both solar counters are in; once no rhomb can be drawn it decides by a minimax over both
+astronauts' moves (``Level.endgame`` plies); while 10 or more placements are left it weighs the chance of
 winning on its expected margin, after that the race for the solar counters alone; against an opponent
 who built first (his astronaut still at home after the first turns) it plays that race alone from the
 start and does not sit at home with solar counters to fetch. A finished game with a stranded
@@ -683,7 +684,9 @@ class Level:
     a decision taken while at least ``win_left`` placements are left (after that the race for the solar
     counters alone); ``builder_race``: against an opponent who built first (his astronaut still at home
     after ``OPENING_TURNS`` turns), no win chance and no weight for being home first, and
-    ``home_missing`` points against an astronaut at home per solar counter he still has to fetch."""
+    ``home_missing`` points against an astronaut at home per solar counter he still has to fetch;
+    ``endgame``: once no rhomb can be drawn (before the bonus phase), plies of the minimax over both
+    astronauts' moves that decides the turn (0: none)."""
 
     draws: int
     exact: int
@@ -700,6 +703,7 @@ class Level:
     home_missing: float = 0.0
     expectimax: bool = True
     race: bool = True
+    endgame: int = 0
 
 
 #: Think-time budgets (CPU seconds per decision, of the thinking thread: ``time.thread_time``, so neither
@@ -718,12 +722,14 @@ THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 #: the board filled and fewer solar counters were fetched). Against an opponent who built first it plays
 #: the race alone and counts 3 points against sitting at home per solar counter to fetch: two such
 #: astronauts otherwise build at home while the board fills, whereas against one who leaves at once
-#: (as easy does) building first and the win chance are what win.
+#: (as easy does) building first and the win chance are what win. Once no rhomb can be drawn hard
+#: searches 6 plies of both astronauts' moves (no chance is left): it goes home when that wins, waits
+#: for the other to spend a counter, keeps its own (a tie goes to the one home first).
 LEVELS: dict[str, Level] = {
     "medium": Level(draws=3, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
     "hard": Level(draws=10, exact=12, replies=False, budget=THINK_BUDGET["hard"], alpha_opp=1.0,
                   risk_horizon=20, tour_weight=8.0, rush=True, win_weight=30.0, win_left=10,
-                  builder_race=True, home_missing=3.0),
+                  builder_race=True, home_missing=3.0, endgame=6),
 }
 
 
@@ -883,9 +889,66 @@ class SearchBot(RouteBot):
                 best = (c, a)
         return best[1] if best else None
 
+    def _endgame(self, rules: TomTubeRules, s: TomTubeState, me: int) -> Action | None:
+        """On a board that no longer changes (and before the bonus phase): the move or exchange best
+        for ``me`` by a minimax over both astronauts' moves, deepened to ``level.endgame`` plies while
+        the budget lasts (the board holds no more chance); a move back to a spot already stood on loses
+        ``LOOP_PENALTY`` per visit. None if not even the first depth was searched in time."""
+        acts = [a for a in rules.legal_actions(s, me) if a["t"] in ("move", "exchange")]
+        if not acts:
+            return None
+        kids = [(a, rules.apply(s, me, a)[0]) for a in acts]
+        loop = [LOOP_PENALTY * self._visits.get(self._spot(k, me), 0) if a["t"] == "move" else 0.0
+                for a, k in kids]
+        best = None
+        order = list(range(len(kids)))
+        for depth in range(1, self.level.endgame + 1):
+            try:
+                vals = []
+                alpha = -INF
+                for i in order:
+                    v = self._minimax(rules, kids[i][1], me, depth - 1, alpha + loop[i] - 1e-6, INF) - loop[i] + self._jitter()
+                    vals.append((v, i))
+                    alpha = max(alpha, v)
+            except _OutOfTime:
+                break
+            vals.sort(reverse=True)
+            order = [i for _v, i in vals]
+            best = kids[order[0]][0]
+        return best
+
+    def _minimax(self, rules: TomTubeRules, s: TomTubeState, me: int, depth: int, alpha: float,
+                 beta: float) -> float:
+        """The value for ``me`` of ``s`` searched ``depth`` plies deeper (alpha-beta; an exchange is no
+        ply: the same astronaut moves after it)."""
+        self._tick()
+        if depth <= 0 or s.phase != "turn" or s.bonus_for is not None:
+            return self._eval(rules, s, me)
+        p = s.turn
+        acts = [a for a in rules.legal_actions(s, p) if a["t"] in ("move", "exchange")]
+        if not acts:
+            return self._eval(rules, s, me)
+        best = -INF if p == me else INF
+        for a in acts:
+            after = rules.apply(s, p, a)[0]
+            v = self._minimax(rules, after, me, depth if a["t"] == "exchange" else depth - 1, alpha, beta)
+            if p == me:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
     def _turn(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
         here = self._spot(s, player)
         self._visits[here] = self._visits.get(here, 0) + 1
+        if self.level.endgame and s.bonus_for is None and not rules.placeable(s):
+            act = self._endgame(rules, s, player)
+            if act is not None:
+                return act
         now = self._eval(rules, s, player)
         moves = []
         for a in rules.legal_actions(s, player):
