@@ -894,7 +894,7 @@ class SearchBot(RouteBot):
         for ``me`` by a minimax over both astronauts' moves, deepened to ``level.endgame`` plies while
         the budget lasts (the board holds no more chance); a move back to a spot already stood on loses
         ``LOOP_PENALTY`` per visit. None if not even the first depth was searched in time."""
-        acts = [a for a in rules.legal_actions(s, me) if a["t"] in ("move", "exchange")]
+        acts = self._board_actions(rules, s, me)
         if not acts:
             return None
         kids = [(a, rules.apply(s, me, a)[0]) for a in acts]
@@ -907,7 +907,8 @@ class SearchBot(RouteBot):
                 vals = []
                 alpha = -INF
                 for i in order:
-                    v = self._minimax(rules, kids[i][1], me, depth - 1, alpha + loop[i] - 1e-6, INF) - loop[i] + self._jitter()
+                    v = self._minimax(rules, kids[i][1], me, depth - 1, alpha + loop[i] - 1e-6, INF)
+                    v += self._jitter() - loop[i]
                     vals.append((v, i))
                     alpha = max(alpha, v)
             except _OutOfTime:
@@ -917,6 +918,11 @@ class SearchBot(RouteBot):
             best = kids[order[0]][0]
         return best
 
+    @staticmethod
+    def _board_actions(rules: TomTubeRules, s: TomTubeState, player: int) -> list[Action]:
+        """``player``'s moves and exchange (what is left once no rhomb can be drawn)."""
+        return [a for a in rules.legal_actions(s, player) if a["t"] in ("move", "exchange")]
+
     def _minimax(self, rules: TomTubeRules, s: TomTubeState, me: int, depth: int, alpha: float,
                  beta: float) -> float:
         """The value for ``me`` of ``s`` searched ``depth`` plies deeper (alpha-beta; an exchange is no
@@ -925,7 +931,7 @@ class SearchBot(RouteBot):
         if depth <= 0 or s.phase != "turn" or s.bonus_for is not None:
             return self._eval(rules, s, me)
         p = s.turn
-        acts = [a for a in rules.legal_actions(s, p) if a["t"] in ("move", "exchange")]
+        acts = self._board_actions(rules, s, p)
         if not acts:
             return self._eval(rules, s, me)
         best = -INF if p == me else INF
