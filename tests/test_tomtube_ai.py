@@ -1,7 +1,8 @@
 """Tom Tube's search bots (games/tomtube/ai.py, levels medium and hard): they take a solar counter that
 a move reaches (the second one too), never make a move that strands their astronaut, leave home before
 the board fills and do not loop, hard heads home along the tubes once both solar counters are in and
-weighs its chance of winning only while the board is open;
+weighs its chance of winning only while the board is open and values each choice after the other
+astronaut's best move;
 they answer within their CPU budget when an injected clock runs it out and decide from what their seat
 may see (the order of the face-down rhombs is not part of it); against an opponent who built first
 hard plays the race alone; in the bonus phase every level exchanges an alien counter that opens the
@@ -175,6 +176,25 @@ def test_hard_heads_home_along_the_tubes_once_both_solar_counters_are_in():
         after = R.apply(s, p, a)[0]
         assert after.at[p] == BASES[p] or ai.static_tour(after, p) < now, (s.turns, a)
     assert found >= 3
+
+
+def test_hard_values_each_choice_after_the_other_astronauts_best_move():
+    """Hard looks one move of the other astronaut ahead (``Level.replies``): a position that its choice
+    leaves with him to move is worth to hard what it is worth after his best move (the lowest value over
+    his moves, never more than the position itself), and a move of his that fetches something lowers
+    it; medium values the position as it stands."""
+    assert ai.LEVELS["hard"].replies and not ai.LEVELS["medium"].replies
+    hard, medium = make_agent("hard", 3, clock=still), make_agent("medium", 3, clock=still)
+    lowered = 0
+    for s, q in positions(range(1, 4)):
+        me = 1 - q                          # hard's choice has just been made: the other is to move
+        v = hard._eval(R, s, me)
+        worst = min([v] + [hard._eval(R, R.apply(s, q, a)[0], me)
+                           for a in R.legal_actions(s, q) if a["t"] == "move"])
+        assert hard._reply(R, s, me, v) == pytest.approx(worst), s.turns
+        assert medium._reply(R, s, me, v) == v
+        lowered += worst < v - 1.0
+    assert lowered >= 5
 
 
 def test_hard_values_the_point_that_breaks_a_lost_tie_above_its_face_value():

@@ -21,7 +21,8 @@ a little per free triangle around it, since it has to be completed before anyone
 ``medium`` and ``hard`` (:class:`SearchBot`, ``LEVELS``) decide their turn by search from
 ``rules.observe`` of their seat: each move, and drawing, valued by its expectation over the kinds of
 rhomb still face down, each placed where it is worth most (hard weighs more kinds and values more
-placements exactly than medium). They value a position as a race for the rulebook's goal
+placements exactly than medium, and values each choice after the other astronaut's best move in
+reply). They value a position as a race for the rulebook's goal
 (:func:`race_value`): the points on the bases, each solar counter still to fetch weighed by the chance
 of reaching it before the other astronaut's tour ends the race (home with both: the bonus phase) or,
 while an astronaut sits at home, before the board is full (end without bonus); being home first (the
@@ -712,22 +713,22 @@ class Level:
 #: finish far below it, so their play does not depend on the machine.
 THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 
-#: Both value positions by :func:`race_value` and a draw over the rhombs still face down against the
-#: best move; medium over the 3 most frequent kinds of rhomb left with 4 placements of each valued
-#: exactly, hard over 10 kinds with 12. Hard also plays for tempo (16 times medium's weight per turn of
-#: its own tour, the other's as medium), fears stranding from 20 placements before the end (medium
-#: from 6), heads home along the tubes on the board once both solar counters are in and weighs the
-#: chance of winning on its margin at 30 points while 10 or more placements are left (tuned by selfplay
-#: against easy, itself and a random mover; counted to the end, it kept both astronauts at home while
-#: the board filled and fewer solar counters were fetched). Against an opponent who built first it plays
-#: the race alone and counts 3 points against sitting at home per solar counter to fetch: two such
-#: astronauts otherwise build at home while the board fills, whereas against one who leaves at once
-#: (as easy does) building first and the win chance are what win. Once no rhomb can be drawn hard
-#: searches 6 plies of both astronauts' moves (no chance is left): it goes home when that wins, waits
-#: for the other to spend a counter, keeps its own (a tie goes to the one home first).
+#: Both value positions by :func:`race_value` and a draw over the rhombs still face down against the best
+#: move; medium over the 3 most frequent kinds of rhomb left with 4 placements of each valued exactly, hard
+#: over 10 kinds with 12, each choice valued after the other's best move in reply (it costs little: the other
+#: astronaut has a few moves). Hard also plays for tempo (16 times medium's weight per turn of its own tour,
+#: the other's as medium), fears stranding from 20 placements before the end (medium from 6), heads home along
+#: the tubes on the board once both solar counters are in and weighs the chance of winning on its margin at 30
+#: points while 10 or more placements are left (tuned by selfplay against easy, itself and a random mover;
+#: counted to the end, it kept both astronauts at home while the board filled and fewer solar counters were
+#: fetched). Against an opponent who built first it plays the race alone and counts 3 points against sitting
+#: at home per solar counter to fetch: two such astronauts otherwise build at home while the board fills,
+#: whereas against one who leaves at once (as easy does) building first and the win chance are what win. Once
+#: no rhomb can be drawn hard searches 6 plies of both astronauts' moves (no chance is left): it goes home
+#: when that wins, waits for the other to spend a counter, keeps its own (a tie goes to the one home first).
 LEVELS: dict[str, Level] = {
     "medium": Level(draws=3, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
-    "hard": Level(draws=10, exact=12, replies=False, budget=THINK_BUDGET["hard"], alpha_opp=1.0,
+    "hard": Level(draws=10, exact=12, replies=True, budget=THINK_BUDGET["hard"], alpha_opp=1.0,
                   risk_horizon=20, tour_weight=8.0, rush=True, win_weight=30.0, win_left=10,
                   builder_race=True, home_missing=3.0, endgame=6),
 }
@@ -805,14 +806,14 @@ class SearchBot(RouteBot):
         return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk, lv.alpha_opp, STRANDED)
 
     def _late(self) -> bool:
-        if self.clock() > self._deadline:
+        """Whether the budget is spent (once it is, without reading the clock again)."""
+        if self.cut or self.clock() > self._deadline:
             self.cut = True
             return True
         return False
 
     def _tick(self) -> None:
-        if self.clock() > self._deadline:
-            self.cut = True
+        if self._late():
             raise _OutOfTime
 
     def _place(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
