@@ -1,8 +1,8 @@
 """Tom Tube's search bots (games/tomtube/ai.py, levels medium and hard): they take a solar counter that
 a move reaches (the second one too), never make a move that strands their astronaut, leave home before
 the board fills and do not loop, hard heads home along the tubes once both solar counters are in and
-weighs its chance of winning only while the board is open and values each choice after the other
-astronaut's best move;
+weighs its chance of winning only while the board is open, values each choice after the other
+astronaut's best move and sets out after drawing turn after turn;
 they answer within their CPU budget when an injected clock runs it out and decide from what their seat
 may see (the order of the face-down rhombs is not part of it); against an opponent who built first
 hard plays the race alone; in the bonus phase every level exchanges an alien counter that opens the
@@ -195,6 +195,31 @@ def test_hard_values_each_choice_after_the_other_astronauts_best_move():
         assert medium._reply(R, s, me, v) == v
         lowered += worst < v - 1.0
     assert lowered >= 5
+
+
+def test_hard_that_has_drawn_turn_after_turn_sets_out():
+    """Each own turn in a row spent drawing beyond ``STALL_FREE`` counts ``Level.stall`` points against
+    drawing (two hard bots otherwise kept drawing while each blocked what the other built): where a hard
+    bot fresh to the position draws, the same bot after 20 draws in a row moves in some positions; the
+    count grows with each draw and starts again after a move."""
+    assert ai.LEVELS["hard"].stall > 0 and ai.LEVELS["medium"].stall == 0
+    switched = 0
+    for s, p in positions(range(1, 4)):
+        if s.turns % 3 or s.at[p] == BASES[p]:
+            continue
+        fresh = make_agent("hard", 1, clock=still)
+        if fresh.select_action(R, s, p)["t"] != "draw":
+            continue
+        assert fresh._draws == 1
+        tired = make_agent("hard", 1, clock=still)
+        tired._draws = 20
+        a = tired.select_action(R, s, p)
+        assert tired._draws == (21 if a["t"] == "draw" else 0)
+        if a["t"] == "move":
+            switched += 1
+            if switched >= 3:
+                break
+    assert switched >= 3
 
 
 def test_hard_values_the_point_that_breaks_a_lost_tie_above_its_face_value():

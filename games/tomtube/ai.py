@@ -21,22 +21,23 @@ a little per free triangle around it, since it has to be completed before anyone
 ``medium`` and ``hard`` (:class:`SearchBot`, ``LEVELS``) decide their turn by search from
 ``rules.observe`` of their seat: each move, and drawing, valued by its expectation over the kinds of
 rhomb still face down, each placed where it is worth most (hard weighs more kinds and values more
-placements exactly than medium, and values each choice after the other astronaut's best move in
-reply). They value a position as a race for the rulebook's goal
-(:func:`race_value`): the points on the bases, each solar counter still to fetch weighed by the chance
-of reaching it before the other astronaut's tour ends the race (home with both: the bonus phase) or,
-while an astronaut sits at home, before the board is full (end without bonus); being home first (the
-bonus, ties); the two counters on the board each astronaut is likeliest to fetch first; and the risk
-of being stranded once placing ends. Hard also counts every turn of its own tour heavily (tempo),
-takes a solar counter a move reaches rather than build, and heads home along the tubes already on the
-board once both solar counters are in; once no rhomb can be drawn it decides by a minimax over both
-astronauts' moves (``Level.endgame`` plies); while 10 or more placements are left it weighs the chance of
-winning on its expected margin, after that the race for the solar counters alone; against an opponent
-who built first (his astronaut still at home after the first turns) it plays that race alone from the
-start and does not sit at home with solar counters to fetch. A finished game with a stranded
-astronaut is worse for them than any other defeat, and going back to a spot already stood on with
-nothing changed costs a point (no loops). They read the CPU clock against ``THINK_BUDGET`` and
-answer with the best choice so far when it runs out.
+placements exactly than medium, and values each choice after the other astronaut's best move in reply).
+They value a position as a race for the rulebook's goal (:func:`race_value`): the points on the bases,
+each solar counter still to fetch weighed by the chance of reaching it before the other astronaut's
+tour ends the race (home with both: the bonus phase) or, while an astronaut sits at home, before the
+board is full (end without bonus); being home first (the bonus, ties); the two counters on the board
+each astronaut is likeliest to fetch first; and the risk of being stranded once placing ends. Hard also
+counts every turn of its own tour heavily (tempo), takes a solar counter a move reaches rather than
+build, and heads home along the tubes already on the board once both solar counters are in; after
+several turns in a row spent drawing it counts each further one against drawing (sets out rather than
+build what the other blocks); once no rhomb can be drawn it decides by a minimax over both astronauts'
+moves (``Level.endgame`` plies); while 10 or more placements are left it weighs the chance of winning
+on its expected margin, after that the race for the solar counters alone; against an opponent who built
+first (his astronaut still at home after the first turns) it plays that race alone from the start and
+does not sit at home with solar counters to fetch. A finished game with a stranded astronaut is worse
+for them than any other defeat, and going back to a spot already stood on with nothing changed costs a
+point (no loops). They read the CPU clock against ``THINK_BUDGET`` and answer with the best choice so
+far when it runs out.
 
 ``random`` is :class:`sim.ai.RandomAgent`: a uniformly random legal action.
 Agents are seeded; easy and random never read the clock, so their games replay from the seed (a search
@@ -92,6 +93,7 @@ STRANDED = 200.0    #: a stranded astronaut beyond a lost game
 WIN_SIGMA = 1.0     #: width (points) of the chance that the expected margin wins, once the board is full
 WIN_PER_RHOMB = 0.15  #: more width per placement left
 OPENING_TURNS = 4   #: turns (both players') after which an astronaut still at home has built first
+STALL_FREE = 4      #: own turns in a row spent drawing before ``Level.stall`` counts against drawing
 
 
 # ------------------------------------------------------------------------------------ route graph
@@ -687,7 +689,8 @@ class Level:
     after ``OPENING_TURNS`` turns), no win chance and no weight for being home first, and
     ``home_missing`` points against an astronaut at home per solar counter he still has to fetch;
     ``endgame``: once no rhomb can be drawn (before the bonus phase), plies of the minimax over both
-    astronauts' moves that decides the turn (0: none)."""
+    astronauts' moves that decides the turn (0: none); ``stall``: points against drawing per own turn
+    in a row already spent drawing beyond ``STALL_FREE``."""
 
     draws: int
     exact: int
@@ -705,6 +708,7 @@ class Level:
     expectimax: bool = True
     race: bool = True
     endgame: int = 0
+    stall: float = 0.0
 
 
 #: Think-time budgets (CPU seconds per decision, of the thinking thread: ``time.thread_time``, so neither
@@ -726,11 +730,13 @@ THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 #: whereas against one who leaves at once (as easy does) building first and the win chance are what win. Once
 #: no rhomb can be drawn hard searches 6 plies of both astronauts' moves (no chance is left): it goes home
 #: when that wins, waits for the other to spend a counter, keeps its own (a tie goes to the one home first).
+#: After 4 turns in a row spent drawing hard counts half a point against each further draw: two hard bots
+#: otherwise sat drawing for twenty turns and more while each blocked what the other built.
 LEVELS: dict[str, Level] = {
     "medium": Level(draws=3, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
     "hard": Level(draws=10, exact=12, replies=True, budget=THINK_BUDGET["hard"], alpha_opp=1.0,
                   risk_horizon=20, tour_weight=8.0, rush=True, win_weight=30.0, win_left=10,
-                  builder_race=True, home_missing=3.0, endgame=6),
+                  builder_race=True, home_missing=3.0, endgame=6, stall=0.5),
 }
 
 
@@ -767,6 +773,8 @@ class SearchBot(RouteBot):
         self._seen = -1
         #: the decision under way plays the race alone (``level.builder_race`` against a builder)
         self._race_only = False
+        #: its own turns in a row spent drawing (``level.stall``)
+        self._draws = 0
 
     def select_action(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
         s = rules.observe(s, player)
@@ -775,6 +783,7 @@ class SearchBot(RouteBot):
         lv = self.level
         if s.turns < self._seen:
             self._visits.clear()        # a new game, or an undo
+            self._draws = 0
         self._opening(s, player)
         self._race_only = lv.builder_race and bool(self._built)
         self._win_weight = lv.win_weight if placements_left(s) >= lv.win_left and not self._race_only else 0.0
@@ -950,6 +959,11 @@ class SearchBot(RouteBot):
         return best
 
     def _turn(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
+        act = self._turn_choice(rules, s, player)
+        self._draws = self._draws + 1 if act["t"] == "draw" else 0
+        return act
+
+    def _turn_choice(self, rules: TomTubeRules, s: TomTubeState, player: int) -> Action:
         here = self._spot(s, player)
         self._visits[here] = self._visits.get(here, 0) + 1
         if self.level.endgame and s.bonus_for is None and not rules.placeable(s):
@@ -999,6 +1013,8 @@ class SearchBot(RouteBot):
         if can_draw and self.level.expectimax:
             dv = self._draw_value(rules, s, player)
             if dv is not None:
+                # drawing turn after turn while the other blocks what it builds: set out instead
+                dv -= self.level.stall * max(0, self._draws - STALL_FREE)
                 if best is None or dv > best[0]:
                     return {"t": "draw"}
                 return best[2]
