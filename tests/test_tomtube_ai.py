@@ -2,7 +2,8 @@
 a move reaches (the second one too), never make a move that strands their astronaut, leave home before
 the board fills and do not loop, hard heads home along the tubes once both solar counters are in and
 weighs its chance of winning only while the board is open, values each choice after the other
-astronaut's best move and sets out after drawing turn after turn;
+astronaut's best move, sets out after drawing turn after turn and counts the counters it holds above
+their points;
 they answer within their CPU budget when an injected clock runs it out and decide from what their seat
 may see (the order of the face-down rhombs is not part of it); against an opponent who built first
 hard plays the race alone; in the bonus phase every level exchanges an alien counter that opens the
@@ -272,7 +273,8 @@ def test_hard_weighs_the_win_chance_only_while_the_board_is_open():
         bot = make_agent("hard", 2, clock=still)
         bot.select_action(R, s, p)
         o = R.observe(s, p)
-        race = dict(strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon, tour_weight=lv.tour_weight)
+        race = dict(strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon, tour_weight=lv.tour_weight,
+                    held=lv.held)
         with_win = ai.race_value(R, o, p, win_weight=lv.win_weight, **race)
         without = ai.race_value(R, o, p, **race)
         assert bot._eval(R, o, p) == pytest.approx(with_win if early else without), (s.turns, left)
@@ -282,6 +284,38 @@ def test_hard_weighs_the_win_chance_only_while_the_board_is_open():
         med.select_action(R, s, p)
         assert med._eval(R, o, p) == pytest.approx(ai.race_value(R, o, p))
     assert seen == {True: 3, False: 3}
+
+
+def test_hard_counts_the_counters_it_holds_above_their_points():
+    """Hard weighs each energy, control and alien counter on an astronaut's base at ``Level.held``
+    times its points on top of them (a counter spent on a space jump or a paid drift looked cheap next
+    to the turn it saves, and bonus races were lost on counters): to hard one more counter held is
+    worth that much more than to the same value without it, and where the two choose differently hard
+    fetches a counter."""
+    lv = ai.LEVELS["hard"]
+    assert lv.held > 0 and ai.LEVELS["medium"].held == 0
+    race = dict(strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon, tour_weight=lv.tour_weight)
+    fetched = 0
+    for s, p in positions(range(2, 4)):
+        if s.bonus_for is not None:         # the bonus phase is valued as the end of the game
+            continue
+        e, c, a, so = s.supply[p]
+        more = dataclasses.replace(s, supply=tuple((e, c + 1, a, so) if i == p else s.supply[i]
+                                                   for i in (0, 1)))
+        with_held = (ai.race_value(R, more, p, held=lv.held, **race)
+                     - ai.race_value(R, s, p, held=lv.held, **race))
+        without = ai.race_value(R, more, p, **race) - ai.race_value(R, s, p, **race)
+        assert with_held - without == pytest.approx(lv.held * ai.POINTS["control"]), s.turns
+        if not any(m["t"] == "move" and m["to"] in s.counters for m in R.legal_actions(s, p)):
+            continue
+        hard = make_agent("hard", 1, clock=still)
+        plain = make_agent("hard", 1, clock=still)
+        plain.level = dataclasses.replace(lv, held=0.0)
+        x, y = hard.select_action(R, s, p), plain.select_action(R, s, p)
+        if x != y:
+            assert x["t"] == "move" and x["to"] in s.counters, (s.turns, x, y)
+            fetched += 1
+    assert fetched >= 2
 
 
 class Builder:

@@ -28,9 +28,10 @@ tour ends the race (home with both: the bonus phase) or, while an astronaut sits
 board is full (end without bonus); being home first (the bonus, ties); the two counters on the board
 each astronaut is likeliest to fetch first; and the risk of being stranded once placing ends. Hard also
 counts every turn of its own tour heavily (tempo), takes a solar counter a move reaches rather than
-build, and heads home along the tubes already on the board once both solar counters are in; after
-several turns in a row spent drawing it counts each further one against drawing (sets out rather than
-build what the other blocks); once no rhomb can be drawn it decides by a minimax over both astronauts'
+build, heads home along the tubes already on the board once both solar counters are in, and counts
+the energy, control and alien counters each astronaut holds above their points; after several turns in
+a row spent drawing it counts each further one against drawing (sets out rather than build what the
+other blocks); once no rhomb can be drawn it decides by a minimax over both astronauts'
 moves (``Level.endgame`` plies); while 10 or more placements are left it weighs the chance of winning
 on its expected margin, after that the race for the solar counters alone; against an opponent who built
 first (his astronaut still at home after the first turns) it plays that race alone from the start and
@@ -408,7 +409,7 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
                sigma_per_rhomb: float = SIGMA_PER_RHOMB, strand_risk: float = STRAND_RISK,
                risk_horizon: int = RISK_HORIZON, home_weight: float = HOME_WEIGHT,
                counter_weight: float = COUNTER_WEIGHT, tour_weight: float = TOUR_WEIGHT,
-               win_weight: float = 0.0, home_missing: float = 0.0) -> float:
+               win_weight: float = 0.0, home_missing: float = 0.0, held: float = 0.0) -> float:
     """Value of ``s`` for ``me`` as a race for the solar counters (the search levels): the points on
     the bases, plus for each astronaut 5 points per solar counter still to fetch times the chance that
     he gets there before the other astronaut's tour ends the race (home with both: the bonus phase, A16)
@@ -419,13 +420,19 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
     ``win_weight`` times the chance that the expected margin (points, solar counters and counters as
     weighed here, a tie to the one home first) wins, from -1 to 1, logistic with a width of
     ``WIN_SIGMA`` points plus ``WIN_PER_RHOMB`` per placement left; minus ``home_missing`` per solar
-    counter still to fetch by an astronaut who sits at home. Chances are
+    counter still to fetch by an astronaut who sits at home; plus ``held`` times the points of the
+    energy, control and alien counters each astronaut holds (on top of their points: a counter spent on
+    a space jump or a drift costs more than it looks). Chances are
     logistic in differences of turns (:func:`tour_times`, :func:`field`), wider while many rhombs may
     still change the board; the astronaut to act is half a turn ahead. A stranding risk near the end
     as in :func:`evaluate`; a finished game or the bonus phase as there."""
     if s.phase == "over" or s.bonus_for is not None:
         return evaluate(rules, s, me, risk_horizon, strand_risk, 1.0, STRANDED)
     v = float(rules.breakdown(s, me)["total"] - rules.breakdown(s, 1 - me)["total"])
+    if held:
+        for x, sign in ((me, 1.0), (1 - me, -1.0)):
+            e, c, a, _so = s.supply[x]
+            v += sign * held * (e * POINTS["energy"] + c * POINTS["control"] + a * POINTS["alien"])
     left = placements_left(s)
     sigma = sigma0 + sigma_per_rhomb * left
     times = (tour_times(s, 0), tour_times(s, 1))
@@ -690,7 +697,8 @@ class Level:
     ``home_missing`` points against an astronaut at home per solar counter he still has to fetch;
     ``endgame``: once no rhomb can be drawn (before the bonus phase), plies of the minimax over both
     astronauts' moves that decides the turn (0: none); ``stall``: points against drawing per own turn
-    in a row already spent drawing beyond ``STALL_FREE``."""
+    in a row already spent drawing beyond ``STALL_FREE``; ``held``: weight of the counters an astronaut
+    holds beyond their points (:func:`race_value`)."""
 
     draws: int
     exact: int
@@ -709,6 +717,7 @@ class Level:
     race: bool = True
     endgame: int = 0
     stall: float = 0.0
+    held: float = 0.0
 
 
 #: Think-time budgets (CPU seconds per decision, of the thinking thread: ``time.thread_time``, so neither
@@ -736,7 +745,7 @@ LEVELS: dict[str, Level] = {
     "medium": Level(draws=3, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
     "hard": Level(draws=10, exact=12, replies=True, budget=THINK_BUDGET["hard"], alpha_opp=1.0,
                   risk_horizon=20, tour_weight=8.0, rush=True, win_weight=30.0, win_left=10,
-                  builder_race=True, home_missing=3.0, endgame=6, stall=0.5),
+                  builder_race=True, home_missing=3.0, endgame=6, stall=0.5, held=2.0),
 }
 
 
@@ -811,7 +820,7 @@ class SearchBot(RouteBot):
             return race_value(rules, s, me, strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon,
                               tour_weight=lv.tour_weight, win_weight=self._win_weight,
                               home_weight=0.0 if race else HOME_WEIGHT,
-                              home_missing=lv.home_missing if race else 0.0)
+                              home_missing=lv.home_missing if race else 0.0, held=lv.held)
         return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk, lv.alpha_opp, STRANDED)
 
     def _late(self) -> bool:
