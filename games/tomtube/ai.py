@@ -428,11 +428,10 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
     as in :func:`evaluate`; a finished game or the bonus phase as there."""
     if s.phase == "over" or s.bonus_for is not None:
         return evaluate(rules, s, me, risk_horizon, strand_risk, 1.0, STRANDED)
-    v = float(rules.breakdown(s, me)["total"] - rules.breakdown(s, 1 - me)["total"])
-    if held:
-        for x, sign in ((me, 1.0), (1 - me, -1.0)):
-            e, c, a, _so = s.supply[x]
-            v += sign * held * (e * POINTS["energy"] + c * POINTS["control"] + a * POINTS["alien"])
+    b = {x: rules.breakdown(s, x) for x in (0, 1)}
+    # counters held (energy, control, alien): the points but the solar counters' (no bonus before A16)
+    held_pts = {x: b[x]["total"] - b[x]["solar"] * POINTS["solar"] for x in (0, 1)}
+    v = float(b[me]["total"] - b[1 - me]["total"]) + held * (held_pts[me] - held_pts[1 - me])
     left = placements_left(s)
     sigma = sigma0 + sigma_per_rhomb * left
     times = (tour_times(s, 0), tour_times(s, 1))
