@@ -318,6 +318,40 @@ def test_hard_counts_the_counters_it_holds_above_their_points():
     assert fetched >= 2
 
 
+def test_hard_times_the_way_home_by_the_tubes_there_as_placing_ends():
+    """With both solar counters in and fewer than ``Level.home_tubes`` placements left, the turns home
+    lean toward the exact way over the tubes already on the board (the route graph counts on tubes that
+    few rhombs are left to bring, and hard lost bonus races it thought won): measured against the turns
+    easy's astronaut then really took to get home, in games against random, the estimate hard uses errs
+    less than the route graph's alone, and medium keeps the route graph's."""
+    lv = ai.LEVELS["hard"]
+    assert lv.home_tubes > 0 and ai.LEVELS["medium"].home_tubes == 0
+    err_route = err_hard = 0.0
+    n = 0
+    for seed in range(1, 16):
+        m = Match(R, {"first": 0}, seed)
+        bots = [make_agent("easy", seed), make_agent("random", seed + 50)]
+        own, seen = 0, []
+        while not m.is_over():
+            p = m.active_players()[0]
+            s = m.state
+            if s.phase == "turn" and p == 0:
+                own += 1
+                if (s.bonus_for is None and not ai.targets(s, 0) and s.at[0] != BASES[0]
+                        and 0 < ai.placements_left(s) < lv.home_tubes):
+                    seen.append((own, ai.tour_times(s, 0)[1], ai.tour_times(s, 0, lv.home_tubes)[1]))
+            m.submit(p, bots[p].select_action(R, s, p))
+            if seen and m.state.at[0] == BASES[0]:
+                for t, route, hard in seen:
+                    took = own - t + 1
+                    err_route += abs(route - took)
+                    err_hard += abs(hard - took)
+                    n += 1
+                seen = []
+    assert n >= 10
+    assert err_hard < 0.75 * err_route, (err_hard / n, err_route / n)
+
+
 class Builder:
     """Draws whenever it may and places like easy: its astronaut stays at home while it builds."""
 

@@ -29,9 +29,10 @@ board is full (end without bonus); being home first (the bonus, ties); the two c
 each astronaut is likeliest to fetch first; and the risk of being stranded once placing ends. Hard also
 counts every turn of its own tour heavily (tempo), takes a solar counter a move reaches rather than
 build, heads home along the tubes already on the board once both solar counters are in, and counts
-the energy, control and alien counters each astronaut holds above their points; after several turns in
-a row spent drawing it counts each further one against drawing (sets out rather than build what the
-other blocks); once no rhomb can be drawn it decides by a minimax over both astronauts'
+the energy, control and alien counters each astronaut holds above their points; with both solar
+counters in and the board nearly full it times the way home by the tubes already there; after several
+turns in a row spent drawing it counts each further one against drawing (sets out rather than build
+what the other blocks); once no rhomb can be drawn it decides by a minimax over both astronauts'
 moves (``Level.endgame`` plies); while 10 or more placements are left it weighs the chance of winning
 on its expected margin, after that the race for the solar counters alone; against an opponent who built
 first (his astronaut still at home after the first turns) it plays that race alone from the start and
@@ -382,10 +383,13 @@ def with_strand_risk(v: float, s: TomTubeState, me: int, left: int, risk_horizon
     return v
 
 
-def tour_times(s: TomTubeState, player: int) -> tuple[list[float], float]:
+def tour_times(s: TomTubeState, player: int, home_tubes: int = 0) -> tuple[list[float], float]:
     """``player``'s tour: the turns (route-graph cost times ``TURNS_PER_COST``) from where he stands to
     each solar module he still has to visit, in tour order, and of the whole tour home; once the board
-    no longer changes the whole tour is the exact :func:`static_tour` and the legs are scaled to it."""
+    no longer changes the whole tour is the exact :func:`static_tour` and the legs are scaled to it.
+    With both solar counters in and fewer than ``home_tubes`` placements left, the way home leans toward
+    the exact way over the tubes already there, in proportion (all of it as placing ends): the route
+    graph counts on tubes that few rhombs are left to bring."""
     out: list[float] = []
     t = 0.0
     for a, b in legs(s, player):
@@ -398,6 +402,10 @@ def tour_times(s: TomTubeState, player: int) -> tuple[list[float], float]:
         if exact is not None:
             k = exact / t if t > 0 else 1.0
             return [x * k for x in out], exact
+    elif home_tubes and not out and t > 0 and 0 < (left := placements_left(s)) < home_tubes:
+        exact = static_tour(s, player)
+        if exact is not None and exact < 3 * LEG_CAP:
+            return out, t + (exact - t) * (1.0 - left / home_tubes)
     return out, t
 
 
@@ -409,7 +417,8 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
                sigma_per_rhomb: float = SIGMA_PER_RHOMB, strand_risk: float = STRAND_RISK,
                risk_horizon: int = RISK_HORIZON, home_weight: float = HOME_WEIGHT,
                counter_weight: float = COUNTER_WEIGHT, tour_weight: float = TOUR_WEIGHT,
-               win_weight: float = 0.0, home_missing: float = 0.0, held: float = 0.0) -> float:
+               win_weight: float = 0.0, home_missing: float = 0.0, held: float = 0.0,
+               home_tubes: int = 0) -> float:
     """Value of ``s`` for ``me`` as a race for the solar counters (the search levels): the points on
     the bases, plus for each astronaut 5 points per solar counter still to fetch times the chance that
     he gets there before the other astronaut's tour ends the race (home with both: the bonus phase, A16)
@@ -434,7 +443,7 @@ def race_value(rules: TomTubeRules, s: TomTubeState, me: int, sigma0: float = SI
     v = float(b[me]["total"] - b[1 - me]["total"]) + held * (held_pts[me] - held_pts[1 - me])
     left = placements_left(s)
     sigma = sigma0 + sigma_per_rhomb * left
-    times = (tour_times(s, 0), tour_times(s, 1))
+    times = (tour_times(s, 0, home_tubes), tour_times(s, 1, home_tubes))
     solar = POINTS["solar"]
     # while an astronaut is at home the game ends once the board is full (end without bonus)
     home = left > 0 and any(s.at[p] == BASES[p] for p in (0, 1))
@@ -697,7 +706,9 @@ class Level:
     ``endgame``: once no rhomb can be drawn (before the bonus phase), plies of the minimax over both
     astronauts' moves that decides the turn (0: none); ``stall``: points against drawing per own turn
     in a row already spent drawing beyond ``STALL_FREE``; ``held``: weight of the counters an astronaut
-    holds beyond their points (:func:`race_value`)."""
+    holds beyond their points (:func:`race_value`); ``home_tubes``: placements left below which the
+    turns home of an astronaut with both solar counters lean toward the way over the tubes already there
+    (:func:`tour_times`)."""
 
     draws: int
     exact: int
@@ -717,6 +728,7 @@ class Level:
     endgame: int = 0
     stall: float = 0.0
     held: float = 0.0
+    home_tubes: int = 0
 
 
 #: Think-time budgets (CPU seconds per decision, of the thinking thread: ``time.thread_time``, so neither
@@ -739,12 +751,16 @@ THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 #: no rhomb can be drawn hard searches 6 plies of both astronauts' moves (no chance is left): it goes home
 #: when that wins, waits for the other to spend a counter, keeps its own (a tie goes to the one home first).
 #: After 4 turns in a row spent drawing hard counts half a point against each further draw: two hard bots
-#: otherwise sat drawing for twenty turns and more while each blocked what the other built.
+#: otherwise sat drawing for twenty turns and more while each blocked what the other built. With both solar
+#: counters in and fewer than 20 placements left, hard times the way home between the route graph's count and
+#: the exact way over the tubes already there, all of the latter as placing ends: the route graph's count was
+#: some 0.7 turns short on average there, and hard lost bonus races it thought won.
 LEVELS: dict[str, Level] = {
     "medium": Level(draws=3, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
     "hard": Level(draws=10, exact=12, replies=True, budget=THINK_BUDGET["hard"], alpha_opp=1.0,
                   risk_horizon=20, tour_weight=8.0, rush=True, win_weight=30.0, win_left=10,
-                  builder_race=True, home_missing=3.0, endgame=6, stall=0.5, held=2.0),
+                  builder_race=True, home_missing=3.0, endgame=6, stall=0.5, held=2.0,
+                  home_tubes=20),
 }
 
 
@@ -819,7 +835,8 @@ class SearchBot(RouteBot):
             return race_value(rules, s, me, strand_risk=lv.strand_risk, risk_horizon=lv.risk_horizon,
                               tour_weight=lv.tour_weight, win_weight=self._win_weight,
                               home_weight=0.0 if race else HOME_WEIGHT,
-                              home_missing=lv.home_missing if race else 0.0, held=lv.held)
+                              home_missing=lv.home_missing if race else 0.0, held=lv.held,
+                              home_tubes=lv.home_tubes)
         return evaluate(rules, s, me, lv.risk_horizon, lv.strand_risk, lv.alpha_opp, STRANDED)
 
     def _late(self) -> bool:
