@@ -3,7 +3,7 @@ a move reaches (the second one too), never make a move that strands their astron
 the board fills and do not loop, hard heads home along the tubes once both solar counters are in and
 weighs its chance of winning only while the board is open, values each choice after the other
 astronaut's best move, sets out after drawing turn after turn and counts the counters it holds above
-their points;
+their points, and plays the moves that get it ahead while the other sits at home near the end;
 they answer within their CPU budget when an injected clock runs it out and decide from what their seat
 may see (the order of the face-down rhombs is not part of it); against an opponent who built first
 hard plays the race alone; in the bonus phase every level exchanges an alien counter that opens the
@@ -12,6 +12,7 @@ phase from a hard-vs-easy game."""
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
@@ -22,6 +23,7 @@ from games.tomtube.data import BASES, SOLARS
 from games.tomtube.moves import can_reach_home
 from games.tomtube.rules import build_state
 from sim.core.match import Match
+from sim.core.rules import CHANCE
 
 R = SPEC.make_rules()
 
@@ -531,3 +533,86 @@ def test_on_a_full_board_hard_searches_both_astronauts_moves_and_beats_easy(posi
         s, _ev = R.apply(s, p, bots[p].select_action(R, s, p))
     assert s.phase == "over" and R.winner(s) == 1, (R.outcome(s)["scores"], s.end)
     assert ai.LEVELS["hard"].endgame > 0 and ai.LEVELS["medium"].endgame == 0
+
+
+#: Positions of hard-vs-easy games (hard to move) in which easy sat at home, level on points in the first
+#: two (a tie is his: home first) and a point ahead in the third, 4 or 5 placements before the board was
+#: full; hard drew rhombs to shorten a tour it could no longer finish, and lost.
+HOME_TIE_1 = dict(
+    rhombs=[(7, "R08", 0), (20, "R36", 1), (17, "R24", 0), (24, "R27", 0), (71, "R34", 1), (35, "R04", 0),
+            (40, "R28", 0), (63, "R15", 0), (93, "R31", 0), (88, "R01", 1), (76, "R40", 0), (50, "R32", 1),
+            (64, "R21", 0), (100, "R13", 0), (57, "R07", 0), (101, "R22", 1), (90, "R02", 1), (97, "R12", 1),
+            (4, "R10", 1), (48, "R09", 1), (105, "R03", 1), (83, "R18", 0), (29, "R37", 1), (54, "R33", 0),
+            (22, "R30", 0), (55, "R38", 1), (25, "R19", 0), (67, "R25", 1), (0, "R35", 0)],
+    pieces=[(68, 0, "plain", 0), (35, 0, "plain", 0), (48, 1, "plain", 0), (64, 1, "plain", 0),
+            (60, 1, "arc", 2), (52, 0, "plain", 0), (8, 1, "plain", 0), (45, 1, "arc", 0), (72, 0, "Y", 0),
+            (11, 1, "arc", 0), (39, 1, "Y", 0)],
+    at=("TOM_BASE", "2,0"), supply=((1, 0, 0, 0), (1, 0, 0, 0)),
+    counters={"c20": "energy", "c93": "energy", "c50": "energy", "c57": "energy", "c48": "energy",
+              "2,1": "control", "c29": "energy", "-2,2": "control", "c25": "energy", "c67": "energy"},
+    solar_left=["DAVE_SOLAR_LL", "DAVE_SOLAR_UR", "TOM_SOLAR_LR", "TOM_SOLAR_UL"], turn=1,
+    stack=["R05", "R06", "R11", "R14", "R16", "R17", "R20", "R23", "R26", "R29", "R39"])
+
+HOME_TIE_2 = dict(
+    rhombs=[(25, "R06", 0), (67, "R18", 0), (6, "R04", 1), (12, "R28", 1), (45, "R17", 1), (70, "R19", 0),
+            (93, "R10", 1), (65, "R36", 1), (84, "R21", 1), (86, "R29", 1), (48, "R30", 1), (3, "R24", 0),
+            (27, "R01", 0), (53, "R08", 1), (8, "R38", 1), (28, "R11", 0), (62, "R20", 0), (97, "R05", 1),
+            (21, "R34", 0), (105, "R35", 0), (34, "R14", 0), (79, "R31", 0), (89, "R23", 0), (101, "R02", 1),
+            (100, "R13", 1), (80, "R27", 1), (54, "R39", 0), (76, "R07", 1), (41, "R22", 1), (19, "R26", 1),
+            (71, "R03", 0)],
+    pieces=[(6, 1, "plain", 0), (74, 1, "plain", 0), (54, 0, "plain", 0), (3, 1, "plain", 0),
+            (42, 0, "plain", 0), (29, 1, "arc", 0)],
+    at=("c89", "DAVE_BASE"), supply=((1, 0, 0, 1), (1, 0, 0, 1)),
+    counters={"c70": "energy", "c65": "energy", "c84": "energy", "c79": "energy", "c76": "energy"},
+    solar_left=["DAVE_SOLAR_UR", "TOM_SOLAR_UL"], turn=0,
+    stack=["R09", "R12", "R15", "R16", "R25", "R32", "R33", "R37", "R40"])
+
+HOME_AHEAD = dict(
+    rhombs=[(8, "R16", 0), (80, "R20", 0), (25, "R29", 0), (45, "R18", 1), (101, "R31", 0), (88, "R23", 1),
+            (87, "R15", 1), (67, "R06", 1), (83, "R08", 0), (50, "R33", 1), (64, "R37", 0), (96, "R01", 0),
+            (18, "R30", 0), (35, "R36", 0), (79, "R12", 0), (21, "R05", 1), (3, "R39", 1), (49, "R35", 0),
+            (41, "R21", 1), (30, "R14", 0), (105, "R40", 1), (100, "R25", 1), (74, "R09", 0), (72, "R38", 0),
+            (5, "R28", 0), (33, "R19", 0), (59, "R10", 0), (95, "R03", 0), (12, "R04", 1), (54, "R17", 0),
+            (42, "R24", 0)],
+    pieces=[(10, 0, "plain", 0), (42, 1, "plain", 0), (75, 0, "plain", 0), (61, 1, "arc", 1),
+            (58, 1, "plain", 0), (33, 1, "plain", 0), (51, 0, "plain", 0), (65, 0, "arc", 0)],
+    at=("TOM_BASE", "-1,2"), supply=((1, 0, 0, 0), (0, 0, 0, 0)),
+    counters={"c101": "energy", "c88": "energy", "c64": "energy", "c35": "energy", "c41": "energy",
+              "-2,1": "control", "0,2": "control", "c100": "energy", "c74": "energy", "c33": "energy"},
+    solar_left=["DAVE_SOLAR_LL", "DAVE_SOLAR_UR", "TOM_SOLAR_LR", "TOM_SOLAR_UL"], turn=1,
+    stack=["R02", "R07", "R11", "R13", "R22", "R26", "R27", "R32", "R34"])
+
+
+def test_hard_fetches_the_point_it_needs_while_the_other_sits_at_home():
+    """The other astronaut at home and not behind, placing nearly over: he draws until the board is
+    full and the game ends, so hard plays the moves that get it ahead in time (``Level.chase``) and
+    wins every one of the three positions whatever the order of the rhombs drawn; without the chase it
+    loses some."""
+    assert ai.LEVELS["hard"].chase >= 5 and ai.LEVELS["medium"].chase == 0
+    homes = [(HOME_TIE_1, (34, None)), (HOME_TIE_2, (None, 45)), (HOME_AHEAD, (35, None))]
+    won = {}
+    for chase in (ai.LEVELS["hard"].chase, 0):
+        won[chase] = 0
+        for position, since in homes:
+            s0 = dataclasses.replace(build_state(R, **position), home_since=since)
+            me = s0.turn
+            assert s0.at[1 - me] == BASES[1 - me] and s0.at[me] != BASES[me]
+            assert R.breakdown(s0, me)["total"] <= R.breakdown(s0, 1 - me)["total"]
+            for seed in range(2):
+                hard = make_agent("hard", 7, clock=still)
+                hard.level = dataclasses.replace(hard.level, chase=chase)
+                bots = {me: hard, 1 - me: make_agent("easy", 5)}
+                rng = random.Random(seed)
+                s = s0
+                for _ in range(100):
+                    if s.phase == "over":
+                        break
+                    if s.phase == "draw":
+                        s = R.apply(s, CHANCE, rng.choice(R.chance_outcomes(s))[0])[0]
+                        continue
+                    p = R.active_players(s)[0]
+                    s = R.apply(s, p, bots[p].select_action(R, s, p))[0]
+                assert s.phase == "over"
+                won[chase] += R.winner(s) == me
+    assert won[ai.LEVELS["hard"].chase] == 2 * len(homes), won
+    assert won[0] < 2 * len(homes), won

@@ -23,23 +23,24 @@ a little per free triangle around it, since it has to be completed before anyone
 rhomb still face down, each placed where it is worth most (hard weighs more kinds and values more
 placements exactly than medium, and values each choice after the other astronaut's best move in reply).
 They value a position as a race for the rulebook's goal (:func:`race_value`): the points on the bases,
-each solar counter still to fetch weighed by the chance of reaching it before the other astronaut's
-tour ends the race (home with both: the bonus phase) or, while an astronaut sits at home, before the
-board is full (end without bonus); being home first (the bonus, ties); the two counters on the board
-each astronaut is likeliest to fetch first; and the risk of being stranded once placing ends. Hard also
+each solar counter still to fetch weighed by the chance of reaching it before the other astronaut's tour
+ends the race (home with both: the bonus phase) or, while an astronaut sits at home, before the board is
+full (end without bonus); being home first (the bonus, ties); the two counters on the board each
+astronaut is likeliest to fetch first; and the risk of being stranded once placing ends. Hard also
 counts every turn of its own tour heavily (tempo), takes a solar counter a move reaches rather than
-build, heads home along the tubes already on the board once both solar counters are in, and counts
-the energy, control and alien counters each astronaut holds above their points; with both solar
-counters in and the board nearly full it times the way home by the tubes already there; after several
-turns in a row spent drawing it counts each further one against drawing (sets out rather than build
-what the other blocks); once no rhomb can be drawn it decides by a minimax over both astronauts'
-moves (``Level.endgame`` plies); while 10 or more placements are left it weighs the chance of winning
-on its expected margin, after that the race for the solar counters alone; against an opponent who built
-first (his astronaut still at home after the first turns) it plays that race alone from the start and
-does not sit at home with solar counters to fetch. A finished game with a stranded astronaut is worse
-for them than any other defeat, and going back to a spot already stood on with nothing changed costs a
-point (no loops). They read the CPU clock against ``THINK_BUDGET`` and answer with the best choice so
-far when it runs out.
+build, heads home along the tubes already on the board once both solar counters are in, and counts the
+energy, control and alien counters each astronaut holds above their points; with both solar counters in
+and the board nearly full it times the way home by the tubes already there; after several turns in a row
+spent drawing it counts each further one against drawing (sets out rather than build what the other
+blocks); once no rhomb can be drawn it decides by a minimax over both astronauts' moves
+(``Level.endgame`` plies); with the other astronaut at home and not behind on points near the end, it
+looks for a line of moves that gets it ahead before he fills the board; while 10 or more placements are
+left it weighs the chance of winning on its expected margin, after that the race for the solar counters
+alone; against an opponent who built first (his astronaut still at home after the first turns) it plays
+that race alone from the start and does not sit at home with solar counters to fetch. A finished game
+with a stranded astronaut is worse for them than any other defeat, and going back to a spot already
+stood on with nothing changed costs a point (no loops). They read the CPU clock against ``THINK_BUDGET``
+and answer with the best choice so far when it runs out.
 
 ``random`` is :class:`sim.ai.RandomAgent`: a uniformly random legal action.
 Agents are seeded; easy and random never read the clock, so their games replay from the seed (a search
@@ -708,7 +709,9 @@ class Level:
     in a row already spent drawing beyond ``STALL_FREE``; ``held``: weight of the counters an astronaut
     holds beyond their points (:func:`race_value`); ``home_tubes``: placements left below which the
     turns home of an astronaut with both solar counters lean toward the way over the tubes already there
-    (:func:`tour_times`)."""
+    (:func:`tour_times`); ``chase``: placements left at or below which, with the other astronaut at home
+    and not behind on points, a line of moves that puts it ahead before the board is full is played
+    (:meth:`SearchBot._chase`; 0: never)."""
 
     draws: int
     exact: int
@@ -729,6 +732,7 @@ class Level:
     stall: float = 0.0
     held: float = 0.0
     home_tubes: int = 0
+    chase: int = 0
 
 
 #: Think-time budgets (CPU seconds per decision, of the thinking thread: ``time.thread_time``, so neither
@@ -754,13 +758,16 @@ THINK_BUDGET = {"medium": 0.3, "hard": 1.0}
 #: otherwise sat drawing for twenty turns and more while each blocked what the other built. With both solar
 #: counters in and fewer than 20 placements left, hard times the way home between the route graph's count and
 #: the exact way over the tubes already there, all of the latter as placing ends: the route graph's count was
-#: some 0.7 turns short on average there, and hard lost bonus races it thought won.
+#: some 0.7 turns short on average there, and hard lost bonus races it thought won. With the other astronaut
+#: at home, not behind on points, and 8 or fewer placements left, hard plays a line of moves over the board as
+#: it stands that puts it ahead before he fills the board, if there is one: valued one move ahead, a rhomb
+#: drawn to shorten a tour that could no longer be finished beat the counter that would have won.
 LEVELS: dict[str, Level] = {
     "medium": Level(draws=3, exact=4, replies=False, budget=THINK_BUDGET["medium"]),
     "hard": Level(draws=10, exact=12, replies=True, budget=THINK_BUDGET["hard"], alpha_opp=1.0,
                   risk_horizon=20, tour_weight=8.0, rush=True, win_weight=30.0, win_left=10,
                   builder_race=True, home_missing=3.0, endgame=6, stall=0.5, held=2.0,
-                  home_tubes=20),
+                  home_tubes=20, chase=8),
 }
 
 
@@ -924,6 +931,40 @@ class SearchBot(RouteBot):
                 best = (c, a)
         return best[1] if best else None
 
+    def _chase(self, rules: TomTubeRules, s: TomTubeState, me: int) -> Action | None:
+        """With the other astronaut at home and not behind on points (a tie is his, A17) and few
+        placements left: he fills the board and the game ends (A13), so ``me`` has about as many turns
+        as placements are left to get ahead. The first move of the shortest line of ``me``'s moves over
+        the board as it stands (breadth first, each spot with the same supply and counters once) that
+        puts ``me`` ahead within that many moves; None if there is none or the budget runs out."""
+        opp = 1 - me
+        frontier: list[tuple[TomTubeState, Action | None]] = [(s, None)]
+        seen = set()
+        for _depth in range(placements_left(s)):
+            nxt = []
+            for st, first in frontier:
+                for a in rules.legal_actions(st, me):
+                    if a["t"] != "move":
+                        continue
+                    if self._late():
+                        return None
+                    after = rules.apply(st, me, a)[0]
+                    if after.stranded[me]:
+                        continue
+                    if after.phase == "over":
+                        if rules.winner(after) == me:
+                            return first or a
+                        continue
+                    if rules.breakdown(after, me)["total"] > rules.breakdown(after, opp)["total"]:
+                        return first or a
+                    key = (after.at[me], after.supply[me], frozenset(after.counters.items()))
+                    if key not in seen:
+                        seen.add(key)
+                        # the other astronaut draws meanwhile: ``me`` moves again on the same board
+                        nxt.append((replace(after, turn=me), first or a))
+            frontier = nxt
+        return None
+
     def _endgame(self, rules: TomTubeRules, s: TomTubeState, me: int) -> Action | None:
         """On a board that no longer changes (and before the bonus phase): the move or exchange best
         for ``me`` by a minimax over both astronauts' moves, deepened to ``level.endgame`` plies while
@@ -993,6 +1034,13 @@ class SearchBot(RouteBot):
         self._visits[here] = self._visits.get(here, 0) + 1
         if self.level.endgame and s.bonus_for is None and not rules.placeable(s):
             act = self._endgame(rules, s, player)
+            if act is not None:
+                return act
+        opp = 1 - player
+        if (self.level.chase and s.bonus_for is None and rules.placeable(s) and s.at[opp] == BASES[opp]
+                and s.at[player] != BASES[player] and placements_left(s) <= self.level.chase
+                and rules.breakdown(s, player)["total"] <= rules.breakdown(s, opp)["total"]):
+            act = self._chase(rules, s, player)
             if act is not None:
                 return act
         now = self._eval(rules, s, player)
