@@ -11,6 +11,7 @@ game, and one client plays a second game against a host bot. Bots are the easy o
 from __future__ import annotations
 
 import queue
+import threading
 import time
 
 import pytest
@@ -295,8 +296,9 @@ def test_a_bots_thought_for_a_position_taken_back_is_dropped(tmp_path):
     """Tumbleweed against a slow host bot: the player undoes the move the bot is thinking about and plays
     another; the bot answers the new position, never the old one."""
     tw = get_spec("tumbleweed")
-    host = Host(tw, players=2, bots=["bot:easy"], seed=2, tick=0.02, bot_pause=0.4, options={"size": 4},
+    host = Host(tw, players=2, bots=["bot:easy"], seed=2, tick=0.02, bot_pause=0.0, options={"size": 4},
                 record_path=tmp_path / "tw.json").start()
+    gate = threading.Event()          # the bot thinks until the test has taken its move back and played again
     try:
         seen = []
 
@@ -305,6 +307,7 @@ def test_a_bots_thought_for_a_position_taken_back_is_dropped(tmp_path):
 
             class Recording:
                 def select_action(self, rules, state, seat):
+                    gate.wait(10)
                     action = agent.select_action(rules, state, seat)
                     seen.append((state, action))
                     return action
@@ -319,14 +322,19 @@ def test_a_bots_thought_for_a_position_taken_back_is_dropped(tmp_path):
         assert r.undo()
         assert r.wait_for(lambda r: r.n == 0 and not r.waiting(), 5)
         r.submit(0, acts[1])
-        assert r.wait_for(lambda r: r.n == 2, 5)
+        assert r.wait_for(lambda r: r.n == 1 and not r.waiting(), 5)
+        gate.set()
+        assert r.wait_for(lambda r: r.n >= 2, 5)
         log = host.call(lambda: [dict(e) for e in host.match.log[:host.match.cursor]])
         assert log[0]["a"] == acts[1] and log[1]["p"] == 1
-        # the bot's answer was thought out for the new position
+        # the bot did think about the position taken back, and its answer there was dropped; the answer
+        # played was thought out for the new position
         after = host.call(lambda: host.match.states[1])
-        assert (after, log[1]["a"]) in seen and after != rules.apply(rules.initial_state(host.match.config), 0,
-                                                                      acts[0])[0]
+        old = rules.apply(rules.initial_state(host.match.config), 0, acts[0])[0]
+        assert [s for s, _a in seen[:2]] == [old, after] and after != old
+        assert (after, log[1]["a"]) in seen
     finally:
+        gate.set()
         host.stop()
 
 
@@ -334,7 +342,7 @@ def test_a_seat_not_back_within_the_rejoin_window_stays_with_the_stand_in_and_ev
     from sim.app.lan_news import LanNews
 
     sc = get_spec("streetcar")
-    host = Host(sc, players=3, bots=["bot:easy"], seed=3, tick=0.02, bot_pause=0.0, rejoin_window=0.6,
+    host = Host(sc, players=3, bots=["bot:easy"], seed=3, tick=0.02, bot_pause=0.0, rejoin_window=60,
                 standin="easy", record_path=tmp_path / "sc.json").start()
     try:
         (a, ra), b = join(host, sc, "Ann"), join(host, sc, "Bob")[0]
@@ -345,6 +353,7 @@ def test_a_seat_not_back_within_the_rejoin_window_stays_with_the_stand_in_and_ev
         b.kill()
         assert a.wait_for(lambda c: c.away == [False, True, False] and c.standin == [False, True, False], 5)
         assert news.update(1.0) == ["Bob dropped: a bot of the host plays for them until they return"]
+        host.call(lambda: setattr(host, "rejoin_window", 0.0))   # the window closes now
         assert a.wait_for(lambda c: c.gone == [False, True, False], 5)
         assert news.update(2.0) == ["Bob did not come back in time: the host's bot keeps the seat"]
         with pytest.raises(ConnectionError, match="rejoin window is over"):

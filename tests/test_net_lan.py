@@ -76,7 +76,10 @@ def check_bookkeeping(host: Host, clients: list[Client]) -> None:
     for s, q, i in host.applied:
         assert m.log[i]["p"] == s
     for c in clients:
-        acc = {q for q, r in c.results.items() if r["type"] == "accepted"}
+        # an intent sent just before the end may still be on its way back
+        assert c.wait_for(lambda c: all(q in c.results for q in range(1, c._seq + 1)), 5)
+        with c._cond:
+            acc = {q for q, r in c.results.items() if r["type"] == "accepted"}
         assert acc == {q for s, q, _ in host.applied if s == c.seat}
 
 
@@ -188,9 +191,9 @@ def test_leaving_the_lobby_clears_ready(tmp_path):
         assert lobby_is(a, ["Ann", "Cid", "bot:easy"], [True, False, True], [False, False, False])
         assert still_waiting(host)
         # a drop not followed by a rejoin within the window frees the seat (a short window from now on)
-        host.call(lambda: setattr(host, "rejoin_window", 0.5))
         c2.kill()
         assert lobby_is(a, ["Ann", "Cid", "bot:easy"], [True, False, True], [False, True, False])
+        host.call(lambda: setattr(host, "rejoin_window", 0.5))
         assert lobby_is(a, ["Ann", None, "bot:easy"], [True, False, True], [False, False, False], 5)
         with pytest.raises(ConnectionError, match="unknown token"):
             Client("127.0.0.1", host.port, "Cid", token=c.token).start(timeout=5)
@@ -341,6 +344,7 @@ def test_other_seat_wrong_token_and_replayed_seq_are_rejected(tmp_path):
         assert applied_a == [3]
         assert host.call(lambda: sum(1 for e in host.match.log[log_len:] if e["p"] == a.seat)) == 0
         # Bob was untouched and is still served
+        b_action = choose(b.latest["view"], b.seat, random.Random(0))
         seq = b.send_intent(b_action)
         assert b.wait_for(lambda c: seq in c.results, 5)
         assert b.results[seq]["type"] == "accepted", b.results[seq]

@@ -4,7 +4,6 @@ with its reason, a clear message when the host quits."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -52,7 +51,7 @@ def test_lan_scene_plays_and_shows_host_quit(app, tmp_path):
         n0 = len(a.latest["view"]["board"])
         assert scene.submit(act)
         assert a.wait_for(lambda c: len(c.results) >= 1, 5)
-        time.sleep(0.1)
+        assert a.wait_for(lambda c: c.latest["view"] == host.view(a.seat), 5)   # the state follows the answer
         frames(app)
         if a.results[1]["type"] == "accepted" and act["t"] == "place":
             assert len(scene.state.board.tiles) == n0 + 1

@@ -158,6 +158,9 @@ def test_hostile_input_on_a_joined_tokami_screen_never_breaks_it(app, tmp_path):
             live_frames(app, 1)
         scene = app.top
         assert isinstance(scene, TokamiLanScene)
+        while time.monotonic() < end + 20 and not (scene.state.phase == "turn" and scene.human_to_move()):
+            live_frames(app, 1)                         # the pile settles; the fuzz starts on Ann's turn
+        assert scene.state.phase == "turn" and scene.human_to_move()
         r = fuzz_scene(app, 600, seed=5, hostile=True, scene=scene,
                        hotspots=lambda: [(452, 450), (452, 380), (400, 420), (500, 400)])
         assert r["events"] == 600
