@@ -628,12 +628,15 @@ def test_screenshot_mid_game_board_with_tiles_signs_stops_and_route(app, tmp_pat
     img = pygame.image.load(str(path))
     st = m.state
     board = st.board
+    marked = set(scene.last_tiles[1]) if scene.last_tiles else set()    # the last tiles laid: outlined
     for y in range(1, 13):
         for x in range(1, 13):
             r = scene.cell_rect(x, y)
             corner = pixel(img, (r.x + 4, r.y + 4))      # clear of tracks and of stop signs
             t = board.tile_at(y * 14 + x)
-            if (x, y) in BUILDINGS.values():
+            if (x, y) in marked:
+                assert t is not None and close(corner, scene.theme.bg, 12), (x, y, corner)
+            elif (x, y) in BUILDINGS.values():
                 assert close(pixel(img, (r.x + 5, r.y + 5)), scdraw.BUILDING, 30), (x, y)
             elif t is None:
                 assert close(corner, scdraw.STREET, 12), (x, y, corner)
@@ -865,3 +868,54 @@ def test_the_kept_panel_picture_is_the_panel_painted_anew_every_frame(app):
         step([], 0.2)
         checked += 1
     assert checked > 50 and len(m.log) > 30
+
+
+def test_the_last_tiles_laid_stay_outlined_until_the_next_turn_lays_tiles(app):
+    """The marker follows the rules' count of tiles played this turn: after each tile it holds that
+    turn's squares, a turn that lays none clears it, a first tile taken back gives the other player's
+    tiles back the marker, and it is drawn on its squares once the flash has faded."""
+    from games.streetcar.ai import make_bot
+    m = demo_match(seed=4, until=lambda rules, st: st.phase == "play" and st.played == 0 and st.board.count >= 4)
+    scene, m, _sounds = start(app, None, match=m)
+    bots = [make_bot(i, "medium", 4) for i in range(2)]
+    rules = m.rules
+    turn_cells: list = []
+    before, opened = scene.last_tiles, None
+    checked = undone = 0
+    for _ in range(80):
+        if m.is_over():
+            break
+        p = m.active_players()[0]
+        a = bots[p].select_action(rules, m.state, p)
+        m.submit(p, a)
+        app.step([], STEP)
+        if a["t"] != "tile":                   # a drive, a roll, a pass: no tiles to mark
+            assert scene.last_tiles is None, a
+            before = opened = None
+            continue
+        # the rules count 1 after a turn's first tile; a second one ends the turn (the count is 0 again)
+        first = m.state.turn == p and m.state.played == 1
+        cells = turn_cells + [(a["x"], a["y"])] if not first and opened == p else [(a["x"], a["y"])]
+        opened = p if first else None
+        assert scene.last_tiles == (p, cells), (a, m.state.played)
+        checked += 1
+        if first and before is not None and before[0] != p and not undone:
+            assert m.undo(p)
+            app.step([], STEP)
+            assert scene.last_tiles == before
+            m.submit(p, a)
+            app.step([], STEP)
+            assert scene.last_tiles == (p, cells)
+            undone += 1
+        turn_cells, before = cells, scene.last_tiles
+        if len(cells) == 2 and checked > 6:
+            break
+    assert checked > 6 and undone == 1
+    # drawn on both squares once the flash has faded (the board as the screen paints it)
+    for _ in range(6):
+        app.step([], 0.25)
+    surf = app.surface.copy()
+    scene._draw_board(surf)
+    for x, y in cells:
+        r = scene.cell_rect(x, y).inflate(-4, -4)
+        assert tuple(surf.get_at((r.centerx, r.top)))[:3] == scene.theme.accent, (x, y)

@@ -640,3 +640,81 @@ def test_the_big_board_picture_follows_a_position_taken_back_to_and_later_pictur
         assert got == pygame.image.tobytes(pygame.transform.smoothscale(big, ttview.BOARD.size), "RGB"), i
         assert pygame.image.tobytes(scene._big, "RGB") == pygame.image.tobytes(big, "RGB"), i
     assert followed >= 3
+
+
+def test_the_last_move_is_marked_a_drift_traced_and_then_the_next_placement_outlined(app):
+    """After a drift the astronaut's way stays traced (the marker drawn along his path only, not while
+    he glides); once the other player places a rhomb, the marker moves to that rhomb."""
+    m = demo_match(30, seed=1)
+    st = m.state
+    mover = st.turn
+    dest, path = max(RULES.move_targets(st, mover, "drift").items(), key=lambda kv: len(kv[1]))
+    scene = app.start_match(SPEC, m, autosave=False)
+    app.audio.play = lambda name: None
+    app.step([motion(scene.node_pos(dest))], STEP)
+    click(app, scene.node_pos(dest))
+    assert scene.gliding() and scene.last_mark() == ("move", mover, "drift", tuple(path))
+
+    def unmarked_diff():
+        """Pixels of the board that change when the marker is left out."""
+        app.step([motion((5, 795))], STEP)
+        with_mark = app.surface.copy()
+        scene._mark_memo = (scene.state, None)
+        scene.draw(app.surface)
+        without = app.surface.copy()
+        scene._mark_memo = (None, None)
+        return [(x, y) for x in range(0, 860, 2) for y in range(40, 800, 2)
+                if with_mark.get_at((x, y)) != without.get_at((x, y))]
+
+    # while he glides his way is not traced yet
+    assert unmarked_diff() == []
+    for _ in range(200):
+        app.step([], STEP)
+    assert not scene.gliding()
+    diff = unmarked_diff()
+    assert len(diff) > 40
+    # every changed pixel lies near his way (straight between the spheres, or the tube's bow)
+    nodes = [scene.node_pos(n) for n in path]
+
+    def near_way(p):
+        for a, b in zip(nodes, nodes[1:]):
+            ab = (b[0] - a[0], b[1] - a[1])
+            t = max(0.0, min(1.0, ((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]) / (ab[0] ** 2 + ab[1] ** 2)))
+            if ((p[0] - a[0] - t * ab[0]) ** 2 + (p[1] - a[1] - t * ab[1]) ** 2) ** 0.5 < scene.s * 0.45:
+                return True
+        return False
+    assert all(near_way(p) for p in diff)
+    # both ends of the way are marked: a ring where he stood, a dot near where he went
+    start, end = nodes[0], nodes[-1]
+    assert any(abs(x - start[0]) + abs(y - start[1]) < scene.s * 0.3 for x, y in diff)
+    assert any(abs(x - end[0]) + abs(y - end[1]) < scene.s * 0.5 for x, y in diff)
+    # the other player draws and places: the marker is his rhomb now, outlined on its edges
+    other = 1 - mover
+    m.submit(other, {"t": "draw"})
+    place = next(a for a in RULES.legal_actions(m.state, other) if a["t"] == "place")
+    m.submit(other, place)
+    app.step([], STEP)
+    assert scene.last_mark() == ("place", other, place["slot"])
+    corners = [scene.node_pos(c) for c in rhomb_corners_px_ids(place["slot"], place["flip"])]
+    diff = unmarked_diff()
+    assert len(diff) > 40
+    edges = list(zip(corners, corners[1:] + corners[:1]))
+
+    def on_edge(p):
+        for a, b in edges:
+            ab = (b[0] - a[0], b[1] - a[1])
+            t = max(0.0, min(1.0, ((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]) / (ab[0] ** 2 + ab[1] ** 2)))
+            if ((p[0] - a[0] - t * ab[0]) ** 2 + (p[1] - a[1] - t * ab[1]) ** 2) ** 0.5 <= 4:
+                return True
+        return False
+    assert all(on_edge(p) for p in diff)
+    # the placement taken back (the draw stays: it is a barrier), the drift is the last move again
+    assert m.undo(other)
+    app.step([], STEP)
+    assert scene.last_mark() == ("move", mover, "drift", tuple(path))
+
+
+def rhomb_corners_px_ids(slot, flip):
+    from games.tomtube.geometry import rhomb_corners
+    c = rhomb_corners(slot, flip)
+    return [c[k] for k in "ABCD"]

@@ -216,6 +216,10 @@ class StreetcarScene(TableScene):
         self.mark_exchangeable = False
         self.log_lines: list[str] = []
         self.flash: dict[tuple[int, int], float] = {}
+        # the last-move marker: (seat, squares) of the tiles of the latest turn if it laid any; open while
+        # that turn may lay another
+        self.last_tiles: tuple[int, list[tuple[int, int]]] | None = self._last_tiles_from_log()
+        self._tiles_open = False
         self.anim_tram: dict[int, tuple[list, float]] = {}   # seat -> ([start node, path...], t0)
         self.anim_jump: dict[int, tuple[list, list, float]] = {}
         self.anim_roll: float | None = None
@@ -810,6 +814,22 @@ class StreetcarScene(TableScene):
                 return j
         return None
 
+    def _last_tiles_from_log(self) -> tuple[int, list[tuple[int, int]]] | None:
+        """(seat, squares) of the tiles laid in the latest turn, from the applied log (chance draws between
+        them skipped); None if that turn laid none, or the log is not here (LAN)."""
+        m = self.match
+        seat, cells = None, []
+        for j in range(min(m.cursor, len(m.log)) - 1, -1, -1):
+            p, a = m.log[j]["p"], m.log[j]["a"]
+            if p < 0:
+                continue
+            if a.get("t") == "tile" and seat in (None, p):
+                seat = p
+                cells.append((a["x"], a["y"]))
+            else:
+                break
+        return (seat, cells[::-1]) if seat is not None else None
+
     def log_from_record(self, last: int = 40) -> list[str]:
         """The last ``last`` lines of the move list rebuilt from the applied log (after an undo, or when a
         replay jumps): tile plays, trip starts, dice used, passes and stops."""
@@ -846,6 +866,10 @@ class StreetcarScene(TableScene):
         for e in events:
             k = e.get("e")
             who = f"P{e['seat'] + 1}" if isinstance(e.get("seat"), int) else ""
+            if k in ("pass", "start", "roll", "drive", "tools", "stop"):
+                self.last_tiles = None          # a turn that lays no tiles: the tram's move is the news
+            if k in ("pass", "start", "roll", "drive", "tools", "stop", "no_second"):
+                self._tiles_open = False        # the next tile laid starts another turn's marker
             if k in ("undo", "redo", "seek", "truncate"):
                 self.anim_tram.clear()
                 self.anim_jump.clear()
@@ -853,10 +877,17 @@ class StreetcarScene(TableScene):
                 self.last_dice = None
                 self.sel = None
                 self.cancel_modes()
+                self._tiles_open = False
                 if len(match.log) >= match.cursor:
                     self.log_lines = self.log_from_record()
+                    self.last_tiles = self._last_tiles_from_log()
                 elif k == "undo":   # on the LAN the log stays on the host: the undone tile play was the last line
                     self.log_lines = self.log_lines[:-1]
+                    if self.last_tiles is not None:
+                        self.last_tiles[1][-1:] = []
+                        self.last_tiles = self.last_tiles if self.last_tiles[1] else None
+                else:
+                    self.last_tiles = None
                 continue
             if k == "tile":
                 verb = "placed" if e["how"] == "placed" else "exchanged in"
@@ -866,6 +897,11 @@ class StreetcarScene(TableScene):
                     line += f": stop sign {e['sign']}"
                 self._log(line)
                 self.flash[(e["x"], e["y"])] = self.clock
+                if self._tiles_open and self.last_tiles is not None and self.last_tiles[0] == e["seat"]:
+                    self.last_tiles[1].append((e["x"], e["y"]))
+                else:
+                    self.last_tiles = (e["seat"], [(e["x"], e["y"])])
+                self._tiles_open = True
                 sounds.append("place")
             elif k == "no_second":
                 self._log(f"{who} has no second tile")
@@ -1227,6 +1263,11 @@ class StreetcarScene(TableScene):
         th = self.theme
         surface.blit(self._position_layer(), (0, 0))
         focus = self.card_seat()
+        if self.last_tiles is not None:          # the last tiles laid stay outlined until others are
+            for x, y in self.last_tiles[1]:
+                r = self.cell_rect(x, y).inflate(-3, -3)
+                pygame.draw.rect(surface, th.bg, r, 4, border_radius=4)
+                pygame.draw.rect(surface, th.accent, r.inflate(-1, -1), 2, border_radius=4)
         for (x, y), t0 in self.flash.items():
             a = 1.0 - (self.clock - t0) / FLASH_TIME
             pygame.draw.rect(surface, mix(th.bg, th.accent, max(0.0, a)), self.cell_rect(x, y).inflate(-2, -2), 3,

@@ -228,6 +228,7 @@ class TomTubeScene(TableScene):
         self._thumbs: dict[tuple, pygame.Surface] = {}
         self._nodes_cache: tuple[Any, list] | None = None
         self._courses: tuple[Any, dict] = (None, {})
+        self._mark_memo: tuple[Any, tuple | None] = (None, None)   # (state, its last_mark)
         self._opt_key: Any = None
         self.opt_buttons: list[Button] = []
         self.opt_actions: list[dict] = []
@@ -1187,15 +1188,76 @@ class TomTubeScene(TableScene):
             else:
                 self.b_show.draw(surface, self.app)
 
+    def last_mark(self) -> tuple | None:
+        """The latest placement or astronaut move up to the match cursor, for the last-move marker:
+        ``("place", player, slot)`` or ``("move", player, mode, path)`` (node ids, start first); the
+        last rhomb placed where the log is not at hand; None before any."""
+        st = self.state
+        if self._mark_memo[0] is st:
+            return self._mark_memo[1]
+        m = self.match
+        n = m.cursor
+        out = None
+        if len(m.log) >= n and len(m.states) > n:
+            for i in range(n - 1, max(-1, n - 24), -1):
+                p, a = m.log[i]["p"], m.log[i]["a"]
+                if a.get("t") == "place":
+                    out = ("place", p, a["slot"])
+                    break
+                if a.get("t") == "move":
+                    path = self.rules.move_targets(m.states[i], p, a["mode"]).get(a["to"])
+                    out = ("move", p, a["mode"], tuple(path)) if path else None
+                    break
+        elif st.last_slot is not None:
+            out = ("place", None, st.last_slot)
+        self._mark_memo = (st, out)
+        return out
+
+    def _draw_last(self, surface) -> None:
+        """The last-move marker: the rhomb placed outlined, or the astronaut's way traced from a ring
+        where he stood (not while he glides along it)."""
+        mark = self.last_mark()
+        if mark is None:
+            return
+        th = self.theme
+        if mark[0] == "place":
+            got = self.state.board.rhomb_at(mark[2])
+            if got is None:
+                return
+            corners = rhomb_corners(mark[2], got[1])
+            pts = [self.node_pos(corners[k]) for k in "ABCD"]
+            pygame.draw.lines(surface, draw.TILE, True, pts, 6)
+            pygame.draw.lines(surface, th.accent, True, pts, 3)
+            return
+        _kind, p, mode, path = mark
+        if self.anim is not None and self.anim["player"] == p:
+            return
+        if mode == "jump":
+            raw = [node_xy(path[0]), node_xy(path[-1])]
+        else:
+            raw = [node_xy(path[0])]
+            for u, v in zip(path, path[1:]):
+                raw += self.course(u, v)[1:]
+        pts = [self.xf.px(q) for q in raw]
+        acc = [0.0]
+        for a, b in zip(pts, pts[1:]):
+            acc.append(acc[-1] + math.hypot(b[0] - a[0], b[1] - a[1]))
+        gap = self.s * 0.3
+        k = max(1, round(acc[-1] / gap))
+        dot = max(3, round(self.s * 0.055))
+        for i in range(1, k):            # a dotted trace: white dots ringed dark, on any tube colour
+            c = draw.point_at(pts, acc[-1] * i / k, acc)
+            pygame.draw.circle(surface, draw.TILE, c, dot + 2)
+            pygame.draw.circle(surface, th.highlight, c, dot)
+        r = max(6, round(self.s * 0.2))   # where he stood
+        pygame.draw.circle(surface, draw.TILE, pts[0], r + 2, 6)
+        pygame.draw.circle(surface, th.highlight, pts[0], r, 2)
+
     def _draw_marks(self, surface) -> None:
-        """The last rhomb placed, the slots that glow, the isolated triangles, the move destinations."""
+        """The last move, the slots that glow, the isolated triangles, the move destinations."""
         st = self.state
         th = self.theme
-        if st.last_slot is not None and st.board.rhomb_at(st.last_slot) is not None:
-            _rid, flip = st.board.rhomb_at(st.last_slot)
-            corners = rhomb_corners(st.last_slot, flip)
-            pts = [self.node_pos(corners[k]) for k in "ABCD"]
-            pygame.draw.lines(surface, mix(th.accent, draw.TILE, 0.35), True, pts, 2)
+        self._draw_last(surface)
         ph = self.phase_for_human()
         pulse = 0.5 + 0.5 * math.sin(self.clock * 4.0)
         if ph == "place":
