@@ -675,15 +675,7 @@ def test_the_last_move_is_marked_a_drift_traced_and_then_the_next_placement_outl
     assert len(diff) > 40
     # every changed pixel lies near his way (straight between the spheres, or the tube's bow)
     nodes = [scene.node_pos(n) for n in path]
-
-    def near_way(p):
-        for a, b in zip(nodes, nodes[1:]):
-            ab = (b[0] - a[0], b[1] - a[1])
-            t = max(0.0, min(1.0, ((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]) / (ab[0] ** 2 + ab[1] ** 2)))
-            if ((p[0] - a[0] - t * ab[0]) ** 2 + (p[1] - a[1] - t * ab[1]) ** 2) ** 0.5 < scene.s * 0.45:
-                return True
-        return False
-    assert all(near_way(p) for p in diff)
+    assert all(polyline_distance(p, nodes) < scene.s * 0.45 for p in diff)
     # both ends of the way are marked: a ring where he stood, a dot near where he went
     start, end = nodes[0], nodes[-1]
     assert any(abs(x - start[0]) + abs(y - start[1]) < scene.s * 0.3 for x, y in diff)
@@ -698,20 +690,21 @@ def test_the_last_move_is_marked_a_drift_traced_and_then_the_next_placement_outl
     corners = [scene.node_pos(c) for c in rhomb_corners_px_ids(place["slot"], place["flip"])]
     diff = unmarked_diff()
     assert len(diff) > 40
-    edges = list(zip(corners, corners[1:] + corners[:1]))
-
-    def on_edge(p):
-        for a, b in edges:
-            ab = (b[0] - a[0], b[1] - a[1])
-            t = max(0.0, min(1.0, ((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]) / (ab[0] ** 2 + ab[1] ** 2)))
-            if ((p[0] - a[0] - t * ab[0]) ** 2 + (p[1] - a[1] - t * ab[1]) ** 2) ** 0.5 <= 4:
-                return True
-        return False
-    assert all(on_edge(p) for p in diff)
+    assert all(polyline_distance(p, corners + corners[:1]) <= 4 for p in diff)
     # the placement taken back (the draw stays: it is a barrier), the drift is the last move again
     assert m.undo(other)
     app.step([], STEP)
     assert scene.last_mark() == ("move", mover, "drift", tuple(path))
+
+
+def polyline_distance(p, pts):
+    """Distance (px) from point ``p`` to the polyline through ``pts``."""
+    best = float("inf")
+    for a, b in zip(pts, pts[1:]):
+        ab = (b[0] - a[0], b[1] - a[1])
+        t = max(0.0, min(1.0, ((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]) / (ab[0] ** 2 + ab[1] ** 2)))
+        best = min(best, ((p[0] - a[0] - t * ab[0]) ** 2 + (p[1] - a[1] - t * ab[1]) ** 2) ** 0.5)
+    return best
 
 
 def rhomb_corners_px_ids(slot, flip):
