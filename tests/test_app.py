@@ -859,6 +859,27 @@ def test_a_button_label_drawn_again_shows_a_new_label_and_still_notes_a_cut(app)
     CLIPPED.clear()
 
 
+def test_a_button_label_wraps_rather_than_shrink_far_below_its_row(app):
+    """A label that fits one line only well below the button's size goes on two lines at a larger
+    size when the button is tall enough (the selected "✓ None" beside two-line "Tom +1"); one that
+    shrinks by 2 px or less, or a button too low for two lines, keeps one line."""
+    from sim.app.widgets import LABEL_PAD, Button
+
+    def layout(label, w, h, size=17):
+        b = Button((0, 0, w, h), label, font_size=size)
+        images = b.label_images(app, (255, 255, 255), b.rect)
+        return len(images), max(img.get_height() for img, _ in images), images
+
+    bold = app.font(16, bold=True)
+    w = max(bold.size(word)[0] for word in ("✓", "None")) + 2 * LABEL_PAD + 1    # each word fits at 16
+    lines, _h, images = layout("✓ None", w, 40)
+    assert lines == 2 and all(x >= 0 and x + img.get_width() <= w for img, (x, _y) in images)
+    assert layout("✓ None", w, 28)[0] == 1                                # too low for two lines
+    one = app.font(16, bold=True).size("Easy win")[0] + 2 * LABEL_PAD     # fits one line at 16 of 17
+    assert layout("Easy win", one, 40)[0] == 1
+    assert layout("Hard", 200, 40)[0] == 1
+
+
 def test_a_card_drawn_from_its_kept_picture_is_the_card_drawn_anew(app):
     """Kit.card keeps each card's picture: on any background it gives the very pixels of drawing the
     rounded card anew, and a card that turns active (or takes an edge colour) shows so at once."""

@@ -144,8 +144,9 @@ class Button:
 
     def label_images(self, app: Any, fg: RGB, r: pygame.Rect) -> list[tuple[pygame.Surface, tuple[int, int]]]:
         """The label fitted to the button (``LABEL_PAD`` px clear each side): the largest size down to
-        ``LABEL_FLOOR`` on one line, else wrapped on two lines when the button is tall enough, else cut
-        with "…" (noted in :data:`CLIPPED`). Returns ``(image, topleft)`` pairs."""
+        ``LABEL_FLOOR`` on one line, or wrapped on two lines when the button is tall enough and that
+        keeps the label over 2 px larger (so a row of buttons keeps one size), else cut with "…"
+        (noted in :data:`CLIPPED`). Returns ``(image, topleft)`` pairs."""
         width = r.w - 2 * LABEL_PAD
         text = clean_text(self.label)
         size = self.font_size
@@ -153,17 +154,21 @@ class Button:
         while size > LABEL_FLOOR and font.size(text)[0] > width:
             size -= 1
             font = app.font(size, bold=True)
-        if font.size(text)[0] <= width:
+        one_line = font.size(text)[0] <= width
+        if not (one_line and size == self.font_size):
+            for sz in range(min(self.font_size, 16), LABEL_FLOOR - 1, -1):
+                if one_line and sz <= size + 2:
+                    break
+                f = app.font(sz, bold=True)
+                lines = wrap_text(text, f, width)
+                if len(lines) == 2 and 2 * f.get_linesize() <= r.h - 2 and " " in text:
+                    imgs = [f.render(line, True, fg) for line in lines]
+                    top = r.centery - f.get_linesize()
+                    return [(img, img.get_rect(midtop=(r.centerx, top + k * f.get_linesize())).topleft)
+                            for k, img in enumerate(imgs)]
+        if one_line:
             img = font.render(text, True, fg)
             return [(img, img.get_rect(center=r.center).topleft)]
-        for sz in range(min(self.font_size, 16), LABEL_FLOOR - 1, -1):
-            f = app.font(sz, bold=True)
-            lines = wrap_text(text, f, width)
-            if len(lines) == 2 and 2 * f.get_linesize() <= r.h - 2 and " " in text:
-                imgs = [f.render(line, True, fg) for line in lines]
-                top = r.centery - f.get_linesize()
-                return [(img, img.get_rect(midtop=(r.centerx, top + k * f.get_linesize())).topleft)
-                        for k, img in enumerate(imgs)]
         note_clipped(text, width)
         while text and font.size(text + "…")[0] > width:
             text = text[:-1]
