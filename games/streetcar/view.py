@@ -76,6 +76,7 @@ ROLL_TIME = 0.7                           # s the dice tumble
 STEP_TIME = 0.22                          # s per square of a moving tram
 JUMP_TIME = 0.5                           # s of the tools jump back
 FLASH_TIME = 1.2                          # s a newly laid tile stays outlined
+NO_TILE_TURN = ("pass", "start", "roll", "drive", "tools", "stop")   # events of a turn that lays no tiles
 SIGN_AT = 0.3                             # a stop sign's centre: this many squares toward its building
 FACE_SHORT = {"GO1": "1", "GO2": "2", "GO3": "3", "GO4": "4", "RED": "red", "H": "H", "TOOLS": "tools"}
 SIDE_DELTA = ((0, -1), (1, 0), (0, 1), (-1, 0))
@@ -866,9 +867,9 @@ class StreetcarScene(TableScene):
         for e in events:
             k = e.get("e")
             who = f"P{e['seat'] + 1}" if isinstance(e.get("seat"), int) else ""
-            if k in ("pass", "start", "roll", "drive", "tools", "stop"):
+            if k in NO_TILE_TURN:
                 self.last_tiles = None          # a turn that lays no tiles: the tram's move is the news
-            if k in ("pass", "start", "roll", "drive", "tools", "stop", "no_second"):
+            if k in NO_TILE_TURN or k == "no_second":
                 self._tiles_open = False        # the next tile laid starts another turn's marker
             if k in ("undo", "redo", "seek", "truncate"):
                 self.anim_tram.clear()

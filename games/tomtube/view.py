@@ -679,10 +679,11 @@ class TomTubeScene(TableScene):
         self._courses[1][(u, v)] = out
         return out
 
-    def _start_glide(self, e: dict) -> None:
-        path = e["path"]
+    def way(self, mode: str, path: Any) -> tuple[list, list[float]]:
+        """The drawn way (board units) of a ``mode`` move along ``path`` (node ids) and its arc lengths:
+        along the tubes' courses, or straight for a space jump."""
         pts = [node_xy(path[0])]
-        if e["mode"] == "jump":
+        if mode == "jump":
             pts.append(node_xy(path[-1]))
         else:
             for u, v in zip(path, path[1:]):
@@ -690,6 +691,10 @@ class TomTubeScene(TableScene):
         acc = [0.0]
         for a, b in zip(pts, pts[1:]):
             acc.append(acc[-1] + math.hypot(b[0] - a[0], b[1] - a[1]))
+        return pts, acc
+
+    def _start_glide(self, e: dict) -> None:
+        pts, acc = self.way(e["mode"], e["path"])
         self.anim = {"player": e["player"], "pts": pts, "acc": acc, "t": 0.0, "to": e["to"], "mode": e["mode"],
                      "dur": max(0.35, min(2.2, acc[-1] / MOVE_SPEED)), "pickup": None}
 
@@ -1232,26 +1237,17 @@ class TomTubeScene(TableScene):
         _kind, p, mode, path = mark
         if self.anim is not None and self.anim["player"] == p:
             return
-        if mode == "jump":
-            raw = [node_xy(path[0]), node_xy(path[-1])]
-        else:
-            raw = [node_xy(path[0])]
-            for u, v in zip(path, path[1:]):
-                raw += self.course(u, v)[1:]
-        pts = [self.xf.px(q) for q in raw]
-        acc = [0.0]
-        for a, b in zip(pts, pts[1:]):
-            acc.append(acc[-1] + math.hypot(b[0] - a[0], b[1] - a[1]))
-        gap = self.s * 0.3
-        k = max(1, round(acc[-1] / gap))
+        pts, acc = self.way(mode, path)
+        k = max(1, round(acc[-1] / 0.3))     # a dot every 0.3 edge or so
         dot = max(3, round(self.s * 0.055))
         for i in range(1, k):            # a dotted trace: white dots ringed dark, on any tube colour
-            c = draw.point_at(pts, acc[-1] * i / k, acc)
+            c = self.xf.px(draw.point_at(pts, acc[-1] * i / k, acc))
             pygame.draw.circle(surface, draw.TILE, c, dot + 2)
             pygame.draw.circle(surface, th.highlight, c, dot)
+        start = self.xf.px(pts[0])
         r = max(6, round(self.s * 0.2))   # where he stood
-        pygame.draw.circle(surface, draw.TILE, pts[0], r + 2, 6)
-        pygame.draw.circle(surface, th.highlight, pts[0], r, 2)
+        pygame.draw.circle(surface, draw.TILE, start, r + 2, 6)
+        pygame.draw.circle(surface, th.highlight, start, r, 2)
 
     def _draw_marks(self, surface) -> None:
         """The last move, the slots that glow, the isolated triangles, the move destinations."""
